@@ -1,0 +1,31 @@
+# Two commands set up and run everything on a fresh machine:
+#   make demo   create .venv if missing, install, run a real experiment
+#   make test   create .venv if missing, install, run the tests
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/cardsim simulate differenzler --bots heuristic,random,random,random --rounds 1000000 --seed 7
+	$(BIN)/cardsim simulate differenzler --bots heuristic,heuristic,random,random --games 100000 --seed 7
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/throughput.py --game differenzler --bots random --threads 1 --rounds 5000000
+	$(BIN)/python benchmarks/throughput.py --game differenzler --bots random --threads 2 --rounds 10000000
+	$(BIN)/python benchmarks/throughput.py --game differenzler --bots heuristic --threads 1 --rounds 2000000
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,95 @@
+"""Per-seat summaries with 95% confidence intervals, accumulated chunk by chunk.
+
+Sums of the integer scores are float64, exact below 2**53, so a summary of
+100 million rounds costs a few numbers of memory and does not depend on how
+the rounds were chunked.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+Z95 = 1.959963984540054
+
+
+@dataclass
+class Moments:
+    """Count, sum and sum of squares of one quantity per seat."""
+
+    seats: int
+    n: np.ndarray = field(init=False)
+    total: np.ndarray = field(init=False)
+    squares: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.n = np.zeros(self.seats, np.int64)
+        self.total = np.zeros(self.seats, np.float64)
+        self.squares = np.zeros(self.seats, np.float64)
+
+    def add(self, seat: np.ndarray, values: np.ndarray) -> None:
+        values = values.astype(np.float64)
+        self.n += np.bincount(seat, minlength=self.seats)
+        self.total += np.bincount(seat, values, minlength=self.seats)
+        self.squares += np.bincount(seat, values * values, minlength=self.seats)
+
+    def mean_std_ci(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Mean, sample standard deviation and 95% CI half-width (normal approximation) per seat."""
+        n = np.maximum(self.n, 1)
+        mean = self.total / n
+        var = np.where(self.n > 1, (self.squares - n * mean * mean) / np.maximum(self.n - 1, 1), np.nan)
+        std = np.sqrt(np.maximum(var, 0.0))
+        return mean, std, Z95 * std / np.sqrt(n)
+
+
+class Summary:
+    """Streaming per-seat summary of a game's score column (and of whole games in games mode)."""
+
+    def __init__(self, bots: tuple[str, ...], score: str, games: bool) -> None:
+        self.bots, self.score, self.games = bots, score, games
+        self.per_round = Moments(len(bots))
+        self.per_game = Moments(len(bots))
+        self.wins = np.zeros(len(bots))
+
+    def add(self, rows: dict[str, np.ndarray]) -> None:
+        seat = rows["seat"].astype(np.intp)
+        self.per_round.add(seat, rows[self.score])
+        if self.games:
+            first = rows["round"] == 0  # one row per (game, seat)
+            self.per_game.add(seat[first], rows["game_total"][first])
+            self.wins += np.bincount(seat[first], rows["game_win"][first], minlength=len(self.bots))
+
+    def table(self) -> pd.DataFrame:
+        mean, std, half = self.per_round.mean_std_ci()
+        table = pd.DataFrame(
+            {
+                "seat": np.arange(len(self.bots)),
+                "bot": list(self.bots),
+                "rounds": self.per_round.n,
+                f"mean_{self.score}": mean,
+                "std": std,
+                "ci95_low": mean - half,
+                "ci95_high": mean + half,
+            }
+        )
+        if self.games:
+            game_mean, _, game_half = self.per_game.mean_std_ci()
+            table["games"] = self.per_game.n
+            table[f"mean_game_{self.score}"] = game_mean
+            table["game_ci95"] = game_half
+            table["wins"] = self.wins
+            table["win_rate"] = self.wins / np.maximum(self.per_game.n, 1)
+        return table
+
+
+def format_table(table: pd.DataFrame) -> str:
+    """A summary table as aligned text with sensible precision."""
+    shown = table.copy()
+    for col in shown.columns:
+        if shown[col].dtype.kind == "f":
+            digits = 3 if col == "win_rate" else 2
+            shown[col] = shown[col].map(lambda v: "nan" if math.isnan(v) else f"{v:.{digits}f}")
+    return shown.to_string(index=False)

@@ -1,0 +1,201 @@
+"""Card decks, canonical notation (RULES.md section E) and bitboard helpers.
+
+A card is an int index into its deck; a set of cards (a hand, a trick, the
+cards seen so far) is a ``uint64`` bitmask with bit ``i`` set for card ``i``.
+All three decks fit in 64 bits.
+
+Index layouts (suits always in the order S H D C, numbered 0..3)::
+
+    JASS36    index = 9 * suit + rank,  rank 0..8  = 6 7 8 9 T J Q K A
+              S: 0-8   H: 9-17   D: 18-26   C: 27-35
+    FRENCH52  index = 13 * suit + rank, rank 0..12 = 2 3 4 5 6 7 8 9 T J Q K A
+              S: 0-12  H: 13-25  D: 26-38   C: 39-51
+    WIZARD60  index = 13 * suit + rank, rank 0..12 = 1 2 ... 13
+              S: 0-12  H: 13-25  D: 26-38   C: 39-51
+              Wizards W1-W4: 52-55   Jesters J1-J4: 56-59
+
+The numba helpers at the bottom (``popcount``, ``lowest_card``,
+``nth_card``) compile to single instructions or tight loops; every game's
+kernels use them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import numpy as np
+import llvmlite.binding as llvm
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from cardsim.errors import CardsimError
+
+SUITS = "SHDC"
+SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+
+@dataclass(frozen=True)
+class Deck:
+    """One deck: its size, suits, rank names and the special cards beyond the suits."""
+
+    name: str
+    ranks: tuple[str, ...]
+    specials: tuple[str, ...] = ()
+    size: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "size", 4 * len(self.ranks) + len(self.specials))
+
+    @property
+    def suit_size(self) -> int:
+        return len(self.ranks)
+
+    def suit_of(self, card: int) -> int:
+        """Suit 0..3 of a suited card, -1 for a special card (Wizard, Jester)."""
+        return card // self.suit_size if card < 4 * self.suit_size else -1
+
+    def rank_of(self, card: int) -> int:
+        return card % self.suit_size if card < 4 * self.suit_size else -1
+
+    def card(self, suit: int, rank: int) -> int:
+        return suit * self.suit_size + rank
+
+    def suit_mask(self, suit: int) -> int:
+        return ((1 << self.suit_size) - 1) << (suit * self.suit_size)
+
+    def name_of(self, card: int) -> str:
+        """Canonical name of a card (RULES.md E1/E2), e.g. ``SA``, ``HT``, ``W1``."""
+        if not 0 <= card < self.size:
+            raise CardsimError(f"card index {card} is outside the {self.name} deck (0..{self.size - 1})")
+        suit = self.suit_of(card)
+        if suit < 0:
+            return self.specials[card - 4 * self.suit_size]
+        return SUITS[suit] + self.ranks[self.rank_of(card)]
+
+    def parse(self, text: str) -> int:
+        """Card index of one card name; case-insensitive, accepts ``10`` for ``T`` and suit symbols."""
+        token = text.strip().upper()
+        if token[:1] in SUIT_SYMBOLS:
+            token = SUIT_SYMBOLS[token[:1]] + token[1:]
+        if token in self._special_index:
+            return self._special_index[token]
+        suit, rank = token[:1], token[1:]
+        if rank == "10" and "T" in self.ranks:
+            rank = "T"
+        if suit in SUITS and rank in self.ranks:
+            return self.card(SUITS.index(suit), self.ranks.index(rank))
+        raise CardsimError(
+            f"'{text}' is not a card of the {self.name} deck; cards are a suit letter "
+            f"S H D C and a rank {' '.join(self.ranks)}"
+            + (f", or one of {' '.join(self.specials)}" if self.specials else "")
+            + " (e.g. " + self.name_of(self.size - 1) + ")"
+        )
+
+    def parse_many(self, text: str | Iterable[str]) -> list[int]:
+        """Card indices of a space- or comma-separated list of names."""
+        tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+        return [self.parse(t) for t in tokens]
+
+    def mask(self, cards: str | Iterable[int] | Iterable[str]) -> int:
+        """Bitmask (a Python int) of cards given by names or indices."""
+        if isinstance(cards, str):
+            cards = self.parse_many(cards)
+        mask = 0
+        for c in cards:
+            mask |= 1 << (self.parse(c) if isinstance(c, str) else int(c))
+        return mask
+
+    def cards_of(self, mask: int) -> list[int]:
+        """Card indices in a bitmask, lowest index first."""
+        mask = int(mask)
+        return [i for i in range(self.size) if mask >> i & 1]
+
+    def names(self, mask_or_cards: int | Iterable[int]) -> str:
+        """Space-separated canonical names of a bitmask or a list of card indices."""
+        cards = self.cards_of(mask_or_cards) if isinstance(mask_or_cards, (int, np.integer)) else mask_or_cards
+        return " ".join(self.name_of(int(c)) for c in cards)
+
+    @property
+    def _special_index(self) -> dict[str, int]:
+        return {name: 4 * self.suit_size + i for i, name in enumerate(self.specials)}
+
+
+JASS36 = Deck("36-card Jass", tuple("6789TJQKA"))
+FRENCH52 = Deck("52-card", tuple("23456789TJQKA"))
+WIZARD60 = Deck(
+    "60-card Wizard",
+    tuple(str(r) for r in range(1, 14)),
+    specials=("W1", "W2", "W3", "W4", "J1", "J2", "J3", "J4"),
+)
+
+
+# --- bitboard helpers for numba kernels -------------------------------------
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.zext(builder.ctpop(args[0]), ir.IntType(64))
+
+    return sig, codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.zext(builder.cttz(args[0], ir.Constant(ir.IntType(1), 0)), ir.IntType(64))
+
+    return sig, codegen
+
+
+@intrinsic
+def _pdep(typingctx, x, mask):
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+        return builder.call(cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pdep.64"), args)
+
+    return sig, codegen
+
+
+# BMI2's pdep selects the n-th set bit in one instruction; it is microcoded (slow) on AMD before Zen 3.
+USE_PDEP = bool(llvm.get_host_cpu_features().get("bmi2")) and llvm.get_host_cpu_name() not in (
+    "bdver4", "znver1", "znver2",
+)  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def popcount(mask: np.uint64) -> int:
+    """Number of cards in a bitmask."""
+    return _ctpop(np.uint64(mask))
+
+
+@njit(cache=True, inline="always")
+def lowest_card(mask: np.uint64) -> int:
+    """Index of the lowest card in a non-empty bitmask."""
+    return _cttz(np.uint64(mask))
+
+
+@njit(cache=True, inline="always")
+def bit(card: int) -> np.uint64:
+    """Bitmask of one card."""
+    return np.uint64(1) << np.uint64(card)
+
+
+@njit(cache=True, inline="always")
+def nth_card(mask: np.uint64, n: int) -> int:
+    """Index of the n-th lowest card (0-based) in a bitmask with more than n cards."""
+    if USE_PDEP:
+        return _cttz(_pdep(np.uint64(1) << np.uint64(n), np.uint64(mask)))
+    m = np.uint64(mask)
+    for _ in range(n):
+        m &= m - np.uint64(1)
+    return _cttz(m)

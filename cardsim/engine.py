@@ -1,0 +1,183 @@
+"""The shared batch loop: any game, any lineup, chunk by chunk, on all cores.
+
+``simulate`` validates everything first (game, rules, bots, sizes, threads),
+then asks the game for rows chunk by chunk. Each chunk runs in parallel on
+the local cores inside the game's compiled kernel (numba threads); Python
+bots run on the plain-Python driver. Chunks stream into a running summary
+and, with ``out``, into a Parquet file, so memory stays flat however many
+rounds are played.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+import pandas as pd
+
+from cardsim.analysis import Summary
+from cardsim.errors import CardsimError
+from cardsim.games import Game, get_game
+from cardsim.options import rules_text
+from cardsim.rng import check_seed
+
+ROUNDS_PER_CHUNK = 1 << 20
+ROWS_PER_CHUNK_WITH_OUT = 1 << 20  # rows held in memory before they go to the Parquet file
+GAMES_PER_CHUNK = 1 << 16
+
+
+@dataclass
+class Result:
+    """What a simulation returns: the per-seat summary and, if asked for, all rows."""
+
+    game: str
+    rules: str
+    seed: int
+    summary: pd.DataFrame
+    rows: pd.DataFrame | None = None
+
+
+def max_threads() -> int:
+    return numba.config.NUMBA_NUM_THREADS
+
+
+def check_threads(threads: int | None) -> int:
+    """Threads for the compiled kernels: default all cores; 1..cores allowed."""
+    if threads is None:
+        return max_threads()
+    if not isinstance(threads, (int, np.integer)) or not 1 <= threads <= max_threads():
+        raise CardsimError(f"threads={threads!r} is not allowed: use 1 to {max_threads()} (this machine's cores)")
+    return int(threads)
+
+
+def simulate(
+    game: str | Game,
+    bots: str | list[str],
+    *,
+    rounds: int | None = None,
+    games: int | None = None,
+    seed: int = 0,
+    rules: dict[str, Any] | list[str] | None = None,
+    players: int | None = None,
+    threads: int | None = None,
+    out: str | os.PathLike | None = None,
+    keep_rows: bool = False,
+    progress: bool | None = None,
+) -> Result:
+    """Play ``rounds`` single rounds (or ``games`` whole games) and summarise them per seat.
+
+    Round ``i`` (or game ``i``) of ``seed`` is the same whatever the threads or
+    chunking. ``out`` streams one row per (round, seat) to a Parquet file;
+    ``keep_rows`` also returns them as a DataFrame (for small runs).
+    """
+    game = get_game(game) if isinstance(game, str) else game
+    rule_set = game.make_rules(rules)
+    lineup = game.lineup(bots, players)
+    seed = check_seed(seed)
+    threads = check_threads(threads)
+    if (rounds is None) == (games is None):
+        raise CardsimError("give either a number of rounds or a number of games")
+    units = rounds if games is None else games
+    if not isinstance(units, (int, np.integer)) or units < 1:
+        raise CardsimError(f"the number of {'rounds' if games is None else 'games'} must be a positive integer, not {units!r}")
+    games_mode = games is not None
+    chunk = GAMES_PER_CHUNK if games_mode else (ROWS_PER_CHUNK_WITH_OUT // len(lineup.names) if out else ROUNDS_PER_CHUNK)
+    if not lineup.compiled:
+        chunk = min(chunk, 1000)  # Python bots: small chunks so progress shows
+
+    numba.set_num_threads(threads)
+    summary = Summary(lineup.names, game.score, games_mode)
+    constants = {"game": game.name, "rules": rules_text(rule_set), "seed": seed}
+    writer = _ParquetWriter(Path(out)) if out else None
+    kept = []
+    bar = _progress(units, "games" if games_mode else "rounds", progress)
+    try:
+        for start in range(0, units, chunk):
+            count = min(chunk, units - start)
+            rows = game.run(rule_set, lineup, seed, start, count, games_mode)
+            summary.add(rows)
+            if writer or keep_rows:
+                frame = _frame(rows, constants, lineup.names, game.categories)
+                if writer:
+                    writer.write(frame)
+                if keep_rows:
+                    kept.append(frame)
+            if bar:
+                bar.update(count)
+        if writer:
+            writer.close()
+    finally:
+        if bar:
+            bar.close()
+        if writer:
+            writer.abort()
+    rows_frame = pd.concat(kept, ignore_index=True) if keep_rows else None
+    return Result(game.name, constants["rules"], seed, summary.table(), rows_frame)
+
+
+def _frame(rows: dict[str, np.ndarray], constants: dict, bots: tuple[str, ...], categories: dict) -> pd.DataFrame:
+    """Rows as a tidy DataFrame: constant columns first, card and bot codes as categoricals."""
+    n = len(rows["seat"])
+    data: dict[str, Any] = {k: pd.Categorical.from_codes(np.zeros(n, np.int8), [v]) for k, v in constants.items()
+                            if k != "seed"}  # fmt: skip
+    data["seed"] = np.full(n, constants["seed"], np.uint64)
+    for name, values in rows.items():
+        if name == "seat":
+            names = list(dict.fromkeys(bots))
+            codes = np.array([names.index(b) for b in bots], np.int8)
+            data["seat"] = values
+            data["bot"] = pd.Categorical.from_codes(codes[values.astype(np.intp)], names)
+        elif name in categories:
+            data[name] = pd.Categorical.from_codes(values.astype(np.int16), categories[name])
+        else:
+            data[name] = values
+    return pd.DataFrame(data)
+
+
+class _ParquetWriter:
+    """Appends chunks to ``path`` via a temporary file; the file appears only when complete."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.tmp = path.with_name(path.name + ".partial")
+        self.writer = None
+        if not path.parent.exists():
+            raise CardsimError(f"cannot write {path}: folder {path.parent} does not exist")
+
+    def write(self, frame: pd.DataFrame) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        if self.writer is None:
+            self.writer = pq.ParquetWriter(self.tmp, table.schema, compression="zstd")
+        self.writer.write_table(table.cast(self.writer.schema))
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+            os.replace(self.tmp, self.path)
+
+    def abort(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+        if self.tmp.exists():
+            self.tmp.unlink()
+
+
+def _progress(total: int, unit: str, show: bool | None):
+    """A tqdm bar on a terminal (or when asked), else None."""
+    if show is None:
+        show = sys.stderr.isatty()
+    if not show:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=f" {unit}", unit_scale=True, smoothing=0.1, file=sys.stderr)

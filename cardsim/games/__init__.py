@@ -1,0 +1,75 @@
+"""The games cardsim plays, by name, and the contract each game module fulfils.
+
+A game module holds only its rules (tables, kernels, the course of a round)
+and a ``Game`` front that the shared engine, CLI and results code drive.
+Modules load on first use, so ``cardsim`` starts fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+import numpy as np
+
+from cardsim.cards import Deck
+from cardsim.errors import CardsimError
+from cardsim.lineup import Lineup, make_lineup
+from cardsim.options import make_rules
+
+GAMES = {"differenzler": "cardsim.games.differenzler.game"}
+
+
+class Game(ABC):
+    """What the engine needs from a game: rules, bots, a batch of rows, a replay."""
+
+    name: ClassVar[str]
+    deck: ClassVar[Deck]
+    players: ClassVar[tuple[int, ...]]
+    rules_class: ClassVar[type]
+    builtin_bots: ClassVar[dict[str, int]]
+    bot_docs: ClassVar[dict[str, str]]
+    decisions: ClassVar[tuple[str, ...]]  # method names a Python bot must have
+    score: ClassVar[str]  # the per-round result column summarised per seat
+    lower_is_better: ClassVar[bool]
+    categories: ClassVar[dict[str, list[str]]] = {}  # int-coded columns and their labels
+
+    def make_rules(self, settings: dict[str, Any] | list[str] | None = None) -> Any:
+        return make_rules(self.rules_class, self.name, settings)
+
+    def check_players(self, players: int | None) -> int:
+        if players is None:
+            return self.players[0]
+        if players not in self.players:
+            allowed = ", ".join(map(str, self.players))
+            raise CardsimError(f"{self.name} is played by {allowed} players, not {players}")
+        return players
+
+    def lineup(self, spec: str | list[str], players: int | None = None) -> Lineup:
+        return make_lineup(spec, self.name, self.check_players(players), self.builtin_bots, self.decisions)
+
+    @abstractmethod
+    def run(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool) -> dict[str, np.ndarray]:
+        """Rows, one per (round, seat), of units ``start .. start+count-1`` (rounds, or whole games).
+
+        Games mode adds per-game columns ``game_no``, ``game_total`` and
+        ``game_win`` (1 for a win, 1/k for a win shared by k, else 0).
+        """
+
+    @abstractmethod
+    def replay(self, rules: Any, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:
+        """Everything that happened in one round, as a JSON-able dict."""
+
+    @abstractmethod
+    def format_replay(self, record: dict) -> str:
+        """A replay dict as readable text."""
+
+
+def get_game(name: str) -> Game:
+    """The game called ``name`` (case-insensitive), or a clear error listing the games."""
+    key = str(name).strip().lower()
+    if key not in GAMES:
+        raise CardsimError(f"unknown game '{name}'; games: {', '.join(GAMES)}")
+    module = importlib.import_module(GAMES[key])
+    return module.GAME

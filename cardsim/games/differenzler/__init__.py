@@ -1,0 +1,1 @@
+"""Differenzler (RULES.md section A): ``rules`` (kernels), ``play`` (round course), ``game`` (front)."""

@@ -1,0 +1,157 @@
+"""Differenzler front: batches of rounds or games as result rows, and replays."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+import numpy as np
+
+from bots.differenzler import BOT_DOCS, BOT_IDS
+from cardsim.cards import JASS36
+from cardsim.games import Game
+from cardsim.games.differenzler.play import play_round_py, simulate_games, simulate_rounds
+from cardsim.games.differenzler.rules import PLAYERS, ROUNDS_PER_GAME, DifferenzlerRules, game_over
+from cardsim.lineup import Lineup
+from cardsim.options import rules_text
+
+SUIT_NAMES = list("SHDC")
+
+
+class Differenzler(Game):
+    name = "differenzler"
+    deck = JASS36
+    players = (PLAYERS,)
+    rules_class = DifferenzlerRules
+    builtin_bots = BOT_IDS
+    bot_docs = BOT_DOCS
+    decisions = ("predict", "play")
+    score = "penalty"
+    lower_is_better = True
+    categories = {"trump_card": [JASS36.name_of(c) for c in range(36)], "trump": SUIT_NAMES}
+
+    def run(
+        self, rules: DifferenzlerRules, lineup: Lineup, seed: int, start: int, count: int, games: bool,
+        engine: str = "auto",
+    ) -> dict[str, np.ndarray]:  # fmt: skip
+        """Rows per (round, seat); ``engine="python"`` forces the plain-Python driver (a cross-check)."""
+        rounds = ROUNDS_PER_GAME + rules.max_tiebreak_rounds if games else 1
+        played = np.ones(count, np.int64)
+        first_hands = np.zeros((count, rounds), np.int8)
+        trump_cards = np.zeros((count, rounds), np.int8)
+        predictions, points, penalties = (np.zeros((count, rounds, PLAYERS), np.int16) for _ in range(3))
+        if lineup.compiled and engine != "python":
+            bots = np.array(lineup.builtin_ids, np.int64)
+            if games:
+                simulate_games(np.uint64(seed), start, bots, rules.exact_bonus, rules.max_tiebreak_rounds,
+                               played, first_hands, trump_cards, predictions, points, penalties)  # fmt: skip
+            else:
+                simulate_rounds(np.uint64(seed), start, bots, rules.exact_bonus, first_hands[:, 0], trump_cards[:, 0],
+                                predictions[:, 0], points[:, 0], penalties[:, 0])  # fmt: skip
+        else:
+            for u in range(count):
+                records = self._play_py(rules, lineup, seed, start + u, games)
+                played[u] = len(records)
+                for r, rec in enumerate(records):
+                    first_hands[u, r], trump_cards[u, r] = rec.first_hand, rec.trump_card
+                    predictions[u, r], points[u, r], penalties[u, r] = rec.predictions, rec.points, rec.penalties
+        return _rows(start, played, first_hands, trump_cards, predictions, points, penalties, games)
+
+    def _play_py(self, rules: DifferenzlerRules, lineup: Lineup, seed: int, unit: int, games: bool, upto: int = -1) -> list:
+        """Round records of one single round, or of one whole game (A11), through the Python driver."""
+        records = []
+        totals = np.zeros(PLAYERS, np.int64)
+        while not records or (games and not game_over(totals, len(records), rules.max_tiebreak_rounds)):
+            r = len(records)
+            first_hand = -1 if r == 0 else (records[0].first_hand + r) % PLAYERS
+            rec = play_round_py(seed, unit, r, first_hand, list(lineup.bots), list(lineup.names), rules.exact_bonus,
+                                rules.predictions == "open")  # fmt: skip
+            records.append(rec)
+            totals += rec.penalties
+            if r == upto:
+                break
+        return records
+
+    def replay(self, rules: DifferenzlerRules, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:
+        from cardsim.errors import CardsimError
+
+        if round < 0 or (game_no is not None and game_no < 0):
+            raise CardsimError("round and game numbers start at 0")
+        if game_no is None:
+            rec = self._play_py(rules, lineup, seed, round, games=False)[0]
+        else:
+            records = self._play_py(rules, lineup, seed, game_no, games=True, upto=round)
+            if len(records) <= round:
+                raise CardsimError(f"game {game_no} of seed {seed} ended after {len(records)} rounds; rounds are 0..{len(records) - 1}")
+            rec = records[round]
+        return {
+            "game": self.name,
+            "rules": {k: v for k, v in (item.split("=") for item in rules_text(rules).split(","))},
+            "seed": seed,
+            "round": round,
+            "game_no": game_no,
+            "bots": list(lineup.names),
+            "first_hand": rec.first_hand,
+            "dealer": rec.dealer,
+            "trump_card": JASS36.name_of(rec.trump_card),
+            "trump": SUIT_NAMES[rec.trump_card // 9],
+            "hands": [JASS36.names(h).split() for h in rec.hands],
+            "predictions": rec.predictions,
+            "tricks": [{**asdict(t), "cards": list(t.cards)} for t in rec.tricks],
+            "points": rec.points,
+            "penalties": rec.penalties,
+        }
+
+    def format_replay(self, record: dict) -> str:
+        where = f"round {record['round']}" if record["game_no"] is None else f"game {record['game_no']}, round {record['round']}"
+        lines = [
+            f"differenzler  seed {record['seed']}  {where}  rules {','.join(f'{k}={v}' for k, v in record['rules'].items())}",
+            f"first hand: seat {record['first_hand']}   dealer: seat {record['dealer']}   "
+            f"trump card: {record['trump_card']} (trump {record['trump']})",
+            "",
+        ]
+        for seat, hand in enumerate(record["hands"]):
+            lines.append(f"seat {seat} {record['bots'][seat]:<12} hand: {' '.join(hand):<27} prediction {record['predictions'][seat]:>3}")
+        lines.append("")
+        for t, trick in enumerate(record["tricks"], 1):
+            lines.append(
+                f"trick {t}: seat {trick['leader']} leads  {' '.join(f'{c:<3}' for c in trick['cards'])}  "
+                f"-> seat {trick['winner']} takes {trick['points']}"
+            )
+        lines.append("")
+        for seat in range(PLAYERS):
+            lines.append(
+                f"seat {seat} {record['bots'][seat]:<12} predicted {record['predictions'][seat]:>3}  "
+                f"took {record['points'][seat]:>3}  penalty {record['penalties'][seat]:>3}"
+            )
+        return "\n".join(lines)
+
+
+def _rows(start, played, first_hands, trump_cards, predictions, points, penalties, games: bool) -> dict[str, np.ndarray]:
+    """Tidy rows, one per (unit, round, seat) that was played."""
+    count, rounds = first_hands.shape
+    valid = np.arange(rounds)[None, :] < played[:, None]  # [unit, round]
+    unit, rnd = np.nonzero(valid)
+    cols = {
+        "round": np.repeat(rnd if games else start + unit, PLAYERS).astype(np.int64),
+        "seat": np.tile(np.arange(PLAYERS, dtype=np.int8), unit.size),
+        "first_hand": np.repeat(first_hands[unit, rnd], PLAYERS),
+        "trump_card": np.repeat(trump_cards[unit, rnd], PLAYERS),
+        "trump": np.repeat(trump_cards[unit, rnd] // 9, PLAYERS).astype(np.int8),
+        "prediction": predictions[unit, rnd].ravel(),
+        "points": points[unit, rnd].ravel(),
+        "penalty": penalties[unit, rnd].ravel(),
+    }
+    if games:
+        totals = (penalties.astype(np.int64) * valid[:, :, None]).sum(axis=1)  # [unit, seat]
+        best = totals == totals.min(axis=1, keepdims=True)
+        wins = best / best.sum(axis=1, keepdims=True)
+        cols = {
+            "game_no": np.repeat(start + unit, PLAYERS).astype(np.int64),
+            **cols,
+            "game_total": totals[unit].ravel(),
+            "game_win": wins[unit].ravel(),
+        }
+    return cols
+
+
+GAME = Differenzler()

@@ -1,0 +1,346 @@
+"""The course of a Differenzler round and game: deal, predictions, nine tricks, scores.
+
+Two drivers share the rules kernels, the deal and the built-in bots:
+
+* ``play_round`` (compiled) plays a whole round with built-in bots; the batch
+  kernels ``simulate_rounds`` / ``simulate_games`` run it over many rounds in
+  parallel.
+* ``play_round_py`` (plain Python) plays the same round when a seat holds a
+  Python bot, asking that bot through the documented protocol.
+
+Both draw the same random numbers in the same order, so a lineup of built-in
+bots gives identical rounds through either driver (a test checks this).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit, prange
+
+import bots.differenzler as builtin
+from cardsim.cards import JASS36, bit
+from cardsim.errors import CardsimError
+from cardsim.games.differenzler.rules import (
+    LAST_TRICK_BONUS,
+    MAX_PREDICTION,
+    PLAYERS,
+    POINTS,
+    TRICKS,
+    game_over,
+    legal_mask,
+    penalty,
+    trick_key,
+    trick_points,
+    trump_level,
+)
+from cardsim.rng import DEAL_STREAM, below, seed_streams, stream_seed
+
+BLOCK = 256  # rounds per parallel work item
+
+
+@njit(cache=True)
+def start_round(
+    seed: np.uint64, unit: int, sub: int, first_hand: int, rng: np.ndarray, deck: np.ndarray, hands: np.ndarray
+) -> tuple:
+    """Seed the round's streams, choose First Hand (A6) and deal (A5).
+
+    ``first_hand`` < 0 draws it at random; the draw is made either way so the
+    deal does not depend on it. ``deck`` is int64[36] scratch. Returns
+    (first_hand, trump_card): the dealer's last card, shown to all.
+    """
+    seed_streams(rng, seed, unit, sub)
+    deal_rng = rng[DEAL_STREAM]
+    drawn = below(deal_rng, PLAYERS)
+    if first_hand < 0:
+        first_hand = drawn
+    dealer = (first_hand + PLAYERS - 1) % PLAYERS
+    for k in range(36):
+        deck[k] = k
+    for k in range(35, 0, -1):  # Fisher-Yates
+        j = below(deal_rng, k + 1)
+        deck[k], deck[j] = deck[j], deck[k]
+    # Nine cards to each seat from the dealer's left; the last nine, with the 36th card, are the dealer's.
+    for i in range(PLAYERS):
+        hand = np.uint64(0)
+        for k in range(TRICKS * i, TRICKS * (i + 1)):
+            hand |= bit(deck[k])
+        hands[(dealer + 1 + i) % PLAYERS] = hand
+    return first_hand, deck[35]
+
+
+@njit(cache=True)
+def play_round(
+    seed: np.uint64,
+    unit: int,
+    sub: int,
+    first_hand: int,
+    bots: np.ndarray,
+    exact_bonus: int,
+    scratch: tuple,
+    predictions: np.ndarray,
+    points: np.ndarray,
+    penalties: np.ndarray,
+) -> tuple:
+    """One round with built-in bots; fills predictions/points/penalties[seat].
+
+    ``scratch`` comes from ``new_scratch``; its ``history[trick]`` receives
+    (leader, winner, 4 cards in play order). Returns (first_hand, trump_card).
+    """
+    rng, deck, hands, history = scratch
+    first_hand, trump_card = start_round(seed, unit, sub, first_hand, rng, deck, hands)
+    trump = trump_card // 9
+    for s in range(PLAYERS):
+        predictions[s] = builtin.predict(bots[s], rng[1 + s], hands[s], trump)
+        points[s] = 0
+    leader = first_hand
+    for t in range(TRICKS):
+        led, top_key, top_trump, winner = -1, -1, -1, leader
+        won = LAST_TRICK_BONUS if t == TRICKS - 1 else 0
+        for i in range(PLAYERS):
+            seat = (leader + i) % PLAYERS
+            legal = legal_mask(hands[seat], led, trump, top_trump)
+            card = builtin.play(bots[seat], rng[1 + seat], legal, led, top_key, i, trump, points[seat], predictions[seat])
+            hands[seat] ^= bit(card)
+            history[t, 2 + i] = card
+            if i == 0:
+                led = card // 9
+            key = trick_key(card, led, trump)  # A9, decided card by card
+            if key > top_key:
+                top_key, winner = key, seat
+            top_trump = max(top_trump, trump_level(card, trump))
+            won += POINTS[trump, card]
+        history[t, 0], history[t, 1] = leader, winner
+        points[winner] += won
+        leader = winner
+    for s in range(PLAYERS):
+        penalties[s] = penalty(predictions[s], points[s], exact_bonus)
+    return first_hand, trump_card
+
+
+@njit(cache=True)
+def new_scratch() -> tuple:
+    """Working arrays for ``play_round``: rng states, deck, hands, trick history."""
+    return (
+        np.empty((PLAYERS + 1, 4), np.uint64),
+        np.empty(36, np.int64),
+        np.empty(PLAYERS, np.uint64),
+        np.empty((TRICKS, 2 + PLAYERS), np.int64),
+    )
+
+
+@njit(parallel=True, cache=True)
+def simulate_rounds(
+    seed: np.uint64,
+    start: int,
+    bots: np.ndarray,
+    exact_bonus: int,
+    first_hands: np.ndarray,
+    trump_cards: np.ndarray,
+    predictions: np.ndarray,
+    points: np.ndarray,
+    penalties: np.ndarray,
+) -> None:
+    """Rounds ``start .. start + len(first_hands) - 1`` as single rounds, in parallel; fills the out arrays."""
+    count = first_hands.shape[0]
+    for block in prange((count + BLOCK - 1) // BLOCK):
+        scratch = new_scratch()
+        for i in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
+            first_hands[i], trump_cards[i] = play_round(
+                seed, start + i, 0, -1, bots, exact_bonus, scratch, predictions[i], points[i], penalties[i]
+            )
+
+
+@njit(parallel=True, cache=True)
+def simulate_games(
+    seed: np.uint64,
+    start: int,
+    bots: np.ndarray,
+    exact_bonus: int,
+    max_tiebreak_rounds: int,
+    rounds_played: np.ndarray,
+    first_hands: np.ndarray,
+    trump_cards: np.ndarray,
+    predictions: np.ndarray,
+    points: np.ndarray,
+    penalties: np.ndarray,
+) -> None:
+    """Games ``start ..`` (A11) in parallel; round r of game g is stream (seed, g, r). Out arrays are [game, round, ...]."""
+    count = rounds_played.shape[0]
+    for block in prange((count + BLOCK - 1) // BLOCK):
+        scratch = new_scratch()
+        totals = np.zeros(PLAYERS, np.int64)
+        for g in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
+            totals[:] = 0
+            r = 0
+            while not game_over(totals, r, max_tiebreak_rounds):
+                first_hand = -1 if r == 0 else (first_hands[g, 0] + r) % PLAYERS
+                first_hands[g, r], trump_cards[g, r] = play_round(
+                    seed, start + g, r, first_hand, bots, exact_bonus, scratch,
+                    predictions[g, r], points[g, r], penalties[g, r],
+                )  # fmt: skip
+                totals += penalties[g, r]
+                r += 1
+            rounds_played[g] = r
+
+
+# --- the Python driver and the bot protocol ---------------------------------
+
+
+@dataclass(frozen=True)
+class Trick:
+    """One finished trick: who led, the cards in play order, who won, its points."""
+
+    leader: int
+    cards: tuple[str, ...]
+    winner: int
+    points: int
+
+
+@dataclass
+class Observation:
+    """What one seat may see when it decides (A5, A7): passed to a Python bot.
+
+    Cards are canonical names (``"SA"``, ``"HT"``). ``predictions`` holds the
+    predictions this seat may see: its own, and with open predictions those
+    announced before it (and all of them during play); unseen ones are None.
+    ``legal`` is empty when predicting. ``rng`` is this seat's own random
+    generator for the round, so Python bots are reproducible too.
+    """
+
+    seat: int
+    first_hand: int
+    dealer: int
+    trump: str
+    trump_card: str
+    hand: list[str]
+    legal: list[str]
+    predictions: list[int | None]
+    trick: list[str]
+    trick_leader: int
+    tricks: list[Trick]
+    points: list[int]
+    rng: random.Random
+    seed: int
+    round: int
+    game_round: int
+
+
+@dataclass
+class RoundRecord:
+    """Everything that happened in one round (for replay and for Python-bot runs)."""
+
+    seed: int
+    round: int
+    game_round: int
+    first_hand: int
+    dealer: int
+    trump_card: int
+    hands: list[int]
+    predictions: list[int]
+    tricks: list[Trick] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)
+    penalties: list[int] = field(default_factory=list)
+
+
+def _bot_error(bot_name: str, seat: int, seed: int, unit: int, sub: int, decision: str, problem: str) -> CardsimError:
+    where = f"seed {seed}, round {unit}" + (f", game round {sub}" if sub else "")
+    return CardsimError(f"bot '{bot_name}' (seat {seat}) {problem} in differenzler ({where}, {decision})")
+
+
+def play_round_py(
+    seed: int,
+    unit: int,
+    sub: int,
+    first_hand: int,
+    lineup: list,
+    names: list[str],
+    exact_bonus: int,
+    open_predictions: bool,
+) -> RoundRecord:
+    """One round in plain Python; ``lineup[seat]`` is a built-in bot id (int) or a Python bot object."""
+    rng, deck, hands, _ = new_scratch()
+    first_hand, trump_card = (int(x) for x in start_round(np.uint64(seed), unit, sub, first_hand, rng, deck, hands))
+    trump = trump_card // 9
+    dealer = (first_hand + PLAYERS - 1) % PLAYERS
+    rec = RoundRecord(seed, unit, sub, first_hand, dealer, trump_card, [int(h) for h in hands], [0] * PLAYERS)
+    python_rngs = {
+        s: random.Random(stream_seed(seed, unit, sub, 1 + s)) for s in range(PLAYERS) if not isinstance(lineup[s], int)
+    }
+    points = [0] * PLAYERS
+
+    def observe(seat: int, legal: int, trick: list[int], leader: int, visible: list[int | None]) -> Observation:
+        return Observation(
+            seat, first_hand, dealer, "SHDC"[trump], JASS36.name_of(trump_card),
+            JASS36.names(int(hands[seat])).split(), JASS36.names(legal).split(), visible,
+            [JASS36.name_of(c) for c in trick], leader, list(rec.tricks), list(points), python_rngs[seat],
+            seed, unit, sub,
+        )  # fmt: skip
+
+    announced: list[int | None] = [None] * PLAYERS
+    for i in range(PLAYERS):  # A7: First Hand first, the dealer last
+        seat = (first_hand + i) % PLAYERS
+        bot = lineup[seat]
+        if isinstance(bot, int):
+            prediction = int(builtin.predict(bot, rng[1 + seat], hands[seat], trump))
+        else:
+            visible = list(announced) if open_predictions else [None] * PLAYERS
+            visible[seat] = None
+            prediction = bot.predict(observe(seat, 0, [], first_hand, visible))
+            if isinstance(prediction, bool) or not isinstance(prediction, (int, np.integer)) or not (
+                0 <= prediction <= MAX_PREDICTION
+            ):
+                raise _bot_error(
+                    names[seat], seat, seed, unit, sub, "prediction",
+                    f"predicted {prediction!r}; a prediction is an integer from 0 to {MAX_PREDICTION}",
+                )  # fmt: skip
+        rec.predictions[seat] = announced[seat] = int(prediction)
+
+    leader = first_hand
+    for t in range(TRICKS):
+        led, top_key, top_trump, winner = -1, -1, -1, leader
+        trick: list[int] = []
+        for i in range(PLAYERS):
+            seat = (leader + i) % PLAYERS
+            legal = legal_mask(hands[seat], led, trump, top_trump)
+            bot = lineup[seat]
+            if isinstance(bot, int):
+                card = int(
+                    builtin.play(bot, rng[1 + seat], legal, led, top_key, i, trump, points[seat], rec.predictions[seat])
+                )
+            else:
+                visible = [p if open_predictions or s == seat else None for s, p in enumerate(rec.predictions)]
+                obs = observe(seat, int(legal), trick, leader, visible)
+                card = _checked_card(bot.play(obs), int(legal), names[seat], seat, seed, unit, sub, t, i)
+            hands[seat] ^= bit(card)
+            trick.append(card)
+            if i == 0:
+                led = card // 9
+            key = int(trick_key(card, led, trump))
+            if key > top_key:
+                top_key, winner = key, seat
+            top_trump = max(top_trump, int(trump_level(card, trump)))
+        won = int(trick_points(np.array(trick), trump, t == TRICKS - 1))
+        points[winner] += won
+        rec.tricks.append(Trick(leader, tuple(JASS36.name_of(c) for c in trick), winner, won))
+        leader = winner
+    rec.points = points
+    rec.penalties = [int(penalty(rec.predictions[s], points[s], exact_bonus)) for s in range(PLAYERS)]
+    return rec
+
+
+def _checked_card(choice, legal: int, name: str, seat: int, seed: int, unit: int, sub: int, t: int, i: int) -> int:
+    """The card index a Python bot chose, or a clear error if it is unknown or illegal (D2)."""
+    try:
+        card = JASS36.parse(choice) if isinstance(choice, str) else int(choice)
+    except (CardsimError, TypeError, ValueError):
+        card = -1
+    if not 0 <= card < 36 or not legal >> card & 1:
+        shown = JASS36.name_of(card) if 0 <= card < 36 else repr(choice)
+        raise _bot_error(
+            name, seat, seed, unit, sub, f"trick {t + 1}, card {i + 1}",
+            f"played {shown}, which is not legal; legal: {JASS36.names(legal)}",
+        )  # fmt: skip
+    return card

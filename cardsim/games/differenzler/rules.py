@@ -1,0 +1,140 @@
+"""Differenzler rules (RULES.md section A) as tables and numba kernels.
+
+Cards use the JASS36 layout of ``cardsim.cards`` (rank 0..8 = 6 7 8 9 T J Q K A).
+Every kernel is a plain function of ints and uint64 masks, so the batch loop,
+the Python driver, the bots and the tests all call the same code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from cardsim.cards import JASS36
+from cardsim.options import option
+
+PLAYERS = 4  # A2
+TRICKS = 9  # A5: 9 cards each
+TOTAL_POINTS = 157  # A4
+LAST_TRICK_BONUS = 5  # A4
+MAX_PREDICTION = 157  # A7
+ROUNDS_PER_GAME = 4  # A11
+
+SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(9)
+
+# A4: card values, plain and trump, indexed by rank.
+PLAIN_VALUE = np.array([0, 0, 0, 0, 10, 2, 3, 4, 11], np.int64)
+TRUMP_VALUE = np.array([0, 0, 0, 14, 10, 20, 3, 4, 11], np.int64)
+# A3: trump order J 9 A K Q 10 8 7 6 (high to low) as a level 0..8 per rank.
+TRUMP_LEVEL = np.array([0, 1, 2, 7, 3, 8, 4, 5, 6], np.int64)
+
+SUIT_MASK = np.array([JASS36.suit_mask(s) for s in range(4)], np.uint64)
+# POINTS[trump, card]: the value of every card under each trump suit.
+POINTS = np.array(
+    [[(TRUMP_VALUE if c // 9 == t else PLAIN_VALUE)[c % 9] for c in range(36)] for t in range(4)], np.int64
+)
+# PUUR[t]: the trump jack of trump suit t (A3).
+PUUR = np.array([JASS36.card(t, JACK) for t in range(4)], np.int64)
+# TRUMPS_ABOVE[t, level + 1]: trumps of suit t strictly higher than trump level `level` (-1: all).
+TRUMPS_ABOVE = np.array(
+    [
+        [sum(1 << JASS36.card(t, r) for r in range(9) if TRUMP_LEVEL[r] > level) for level in range(-1, 9)]
+        for t in range(4)
+    ],
+    np.uint64,
+)
+
+
+@dataclass(frozen=True)
+class DifferenzlerRules:
+    """Rule options of Differenzler (A7, A10, A11)."""
+
+    predictions: str = option("secret", ("secret", "open"), "A7: predictions hidden until the end, or announced in turn")
+    exact_bonus: int = option(0, range(0, 158), "A10: penalty points taken off an exact prediction (not for 0)")
+    max_tiebreak_rounds: int = option(10, range(0, 101), "A11: extra rounds to break a tie for the lowest total")
+
+
+@njit(cache=True, inline="always")
+def suit_of(card: int) -> int:
+    return card // 9
+
+
+@njit(cache=True, inline="always")
+def trump_level(card: int, trump: int) -> int:
+    """A3: strength of a card in the trump order (0..8), -1 if it is not a trump."""
+    if card // 9 != trump:
+        return -1
+    return TRUMP_LEVEL[card % 9]
+
+
+@njit(cache=True, inline="always")
+def trick_key(card: int, led: int, trump: int) -> int:
+    """A9 as one number: any trump beats any led-suit card, which beats any other card."""
+    suit = card // 9
+    if suit == trump:
+        return 20 + TRUMP_LEVEL[card % 9]
+    if suit == led:
+        return 10 + card % 9
+    return 0
+
+
+@njit(cache=True)
+def legal_mask(hand: np.uint64, led: int, trump: int, top_trump: int) -> np.uint64:
+    """A8: the cards of ``hand`` that may be played.
+
+    ``led`` is the led suit (-1 when leading); ``top_trump`` is the trump level
+    of the highest trump already in the trick (-1 if none).
+    """
+    if led < 0:  # a) leading: any card
+        return hand
+    trumps = hand & SUIT_MASK[trump]
+    if led == trump:  # b) trump led: a trump other than the Puur forces a trump
+        if trumps & ~(np.uint64(1) << np.uint64(PUUR[trump])):
+            return trumps
+        return hand
+    follow = hand & SUIT_MASK[led]
+    if follow:  # c) follow the led suit, or trump without undertrumping
+        return follow | (trumps & TRUMPS_ABOVE[trump, top_trump + 1])
+    return hand  # d) void in the led suit: any card
+
+
+@njit(cache=True)
+def trick_winner(cards: np.ndarray, trump: int) -> int:
+    """A9: position (0 = leader) of the winning card in a full trick of 4 cards in play order."""
+    led = cards[0] // 9
+    best, best_key = 0, trick_key(cards[0], led, trump)
+    for i in range(1, PLAYERS):
+        key = trick_key(cards[i], led, trump)
+        if key > best_key:
+            best, best_key = i, key
+    return best
+
+
+@njit(cache=True)
+def trick_points(cards: np.ndarray, trump: int, last: bool) -> int:
+    """A4: card values of a trick, +5 for the last trick."""
+    total = LAST_TRICK_BONUS if last else 0
+    for i in range(PLAYERS):
+        total += POINTS[trump, cards[i]]
+    return total
+
+
+@njit(cache=True, inline="always")
+def penalty(prediction: int, points: int, exact_bonus: int) -> int:
+    """A10: |prediction - points|, less ``exact_bonus`` for an exact prediction above 0."""
+    if prediction == points and prediction > 0:
+        return -exact_bonus
+    return abs(prediction - points)
+
+
+@njit(cache=True)
+def game_over(totals: np.ndarray, rounds_played: int, max_tiebreak_rounds: int) -> bool:
+    """A11: after 4 rounds, play on while the lowest total is tied, up to the tie-break limit."""
+    if rounds_played < ROUNDS_PER_GAME:
+        return False
+    if rounds_played >= ROUNDS_PER_GAME + max_tiebreak_rounds:
+        return True
+    low = totals.min()
+    return (totals == low).sum() == 1

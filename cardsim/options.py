@@ -1,0 +1,80 @@
+"""Rule settings shared by all games: declare, parse and validate options.
+
+A game's settings are a frozen dataclass whose fields carry their allowed
+values in ``metadata["allowed"]`` (a tuple of strings or a ``range``). The
+CLI passes ``--rule name=value`` strings; the Python API passes keywords.
+Both go through ``make_rules`` so every refusal reads the same:
+option, value and what is allowed (RULES.md D1).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Iterable, TypeVar
+
+from cardsim.errors import CardsimError
+
+R = TypeVar("R")
+
+
+def option(default: Any, allowed: tuple | range, doc: str) -> Any:
+    """A dataclass field for a rule option with its allowed values and a one-line doc."""
+    return dataclasses.field(default=default, metadata={"allowed": allowed, "doc": doc})
+
+
+def describe_allowed(allowed: tuple | range) -> str:
+    if isinstance(allowed, range):
+        return f"an integer from {allowed.start} to {allowed.stop - 1}"
+    return "one of " + ", ".join(str(a) for a in allowed)
+
+
+def _convert(game: str, name: str, value: Any, allowed: tuple | range) -> Any:
+    if isinstance(allowed, range):
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            number = None
+        if number is None or isinstance(value, bool) or number not in allowed:
+            raise CardsimError(f"{game} rule {name}={value!r} is not allowed: use {describe_allowed(allowed)}")
+        return number
+    if isinstance(value, bool) and allowed == (False, True):
+        return value
+    text = str(value).lower()
+    for candidate in allowed:
+        if str(candidate).lower() == text:
+            return candidate
+    raise CardsimError(f"{game} rule {name}={value!r} is not allowed: use {describe_allowed(allowed)}")
+
+
+def make_rules(cls: type[R], game: str, settings: dict[str, Any] | Iterable[str] | None = None) -> R:
+    """Build a game's rules from ``{"name": value}`` or ``["name=value", ...]``, validating each."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    if settings is None:
+        settings = {}
+    if not isinstance(settings, dict):
+        pairs = {}
+        for item in settings:
+            name, sep, value = str(item).partition("=")
+            if not sep:
+                raise CardsimError(f"rule '{item}' must be written name=value, e.g. {next(iter(fields))}=...")
+            pairs[name.strip()] = value.strip()
+        settings = pairs
+    values = {}
+    for name, value in settings.items():
+        if name not in fields:
+            raise CardsimError(f"{game} has no rule '{name}'; its rules are: {', '.join(fields)}")
+        values[name] = _convert(game, name, value, fields[name].metadata["allowed"])
+    return cls(**values)
+
+
+def rules_text(rules: Any) -> str:
+    """Canonical ``name=value,...`` text of a rules object (stored with every result row)."""
+    return ",".join(f"{f.name}={getattr(rules, f.name)}" for f in dataclasses.fields(rules))
+
+
+def rules_help(cls: type) -> list[str]:
+    """One line per option: name, default, allowed values, doc (for README and --help)."""
+    return [
+        f"{f.name} (default {f.default}; {describe_allowed(f.metadata['allowed'])}): {f.metadata['doc']}"
+        for f in dataclasses.fields(cls)
+    ]

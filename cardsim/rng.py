@@ -1,0 +1,90 @@
+"""Counter-based per-round random streams (DESIGN.md, Determinism).
+
+Every random choice of round ``unit`` (sub-round ``sub``) of an experiment with
+seed ``seed`` comes from a stream keyed by ``(seed, unit, sub, stream)``:
+stream 0 deals the cards, stream ``1 + seat`` serves that seat's bot. A key
+is hashed with splitmix64 into the state of a xoshiro256** generator. No
+global generator is shared, so results do not depend on threads, chunking,
+processes or machines, and any single round can be replayed on its own.
+Giving each seat its own stream also means that swapping one bot does not
+change another bot's random draws (common random numbers).
+
+A generator state is a ``uint64[4]`` array (a row of a scratch array).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+DEAL_STREAM = 0
+MASK64 = (1 << 64) - 1
+
+
+@njit(cache=True, inline="always")
+def splitmix64(x: np.uint64) -> np.uint64:
+    """One step of splitmix64: a strong 64-bit mixing of ``x``."""
+    z = np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def seed_streams(states: np.ndarray, seed: np.uint64, unit: int, sub: int) -> None:
+    """Fill each row ``k`` of ``states`` (uint64[streams, 4]) with the xoshiro256** state of stream k."""
+    key = splitmix64(splitmix64(splitmix64(np.uint64(seed)) ^ np.uint64(unit)) ^ np.uint64(sub))
+    for stream in range(states.shape[0]):
+        z = splitmix64(key ^ np.uint64(stream))
+        for i in range(4):
+            z = splitmix64(z)
+            states[stream, i] = z
+
+
+@njit(cache=True, inline="always")
+def _rotl(x: np.uint64, k: int) -> np.uint64:
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(cache=True, inline="always")
+def next_u64(s: np.ndarray) -> np.uint64:
+    """Next 64 random bits of a xoshiro256** state (advances it)."""
+    result = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
+    t = s[1] << np.uint64(17)
+    s[2] ^= s[0]
+    s[3] ^= s[1]
+    s[1] ^= s[2]
+    s[0] ^= s[3]
+    s[2] ^= t
+    s[3] = _rotl(s[3], 45)
+    return result
+
+
+@njit(cache=True, inline="always")
+def below(s: np.ndarray, n: int) -> int:
+    """Uniform integer in ``0..n-1`` (1 <= n < 2**32), exactly unbiased (Lemire's method)."""
+    bound = np.uint64(n)
+    m = (next_u64(s) >> np.uint64(32)) * bound
+    low = m & np.uint64(0xFFFFFFFF)
+    if low < bound:
+        threshold = (np.uint64(0x100000000) - bound) % bound
+        while low < threshold:
+            m = (next_u64(s) >> np.uint64(32)) * bound
+            low = m & np.uint64(0xFFFFFFFF)
+    return np.int64(m >> np.uint64(32))
+
+
+def stream_seed(seed: int, unit: int, sub: int, stream: int) -> int:
+    """A 64-bit integer drawn from a keyed stream, for seeding Python bots' generators."""
+    states = np.empty((stream + 1, 4), np.uint64)
+    seed_streams(states, np.uint64(seed), unit, sub)
+    return int(next_u64(states[stream]))
+
+
+def check_seed(seed: int) -> int:
+    """Validate a user seed: any integer 0 <= seed < 2**64."""
+    from cardsim.errors import CardsimError
+
+    if not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= MASK64:
+        raise CardsimError(f"seed {seed!r} is not allowed: use an integer from 0 to 2**64-1")
+    return int(seed)
