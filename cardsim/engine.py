@@ -181,3 +181,21 @@ def _progress(total: int, unit: str, show: bool | None):
     from tqdm import tqdm
 
     return tqdm(total=total, unit=f" {unit}", unit_scale=True, smoothing=0.1, file=sys.stderr)
+
+
+def replay(
+    game: str | Game,
+    *,
+    seed: int,
+    round: int,
+    bots: str | list[str] = "random",
+    rules: dict[str, Any] | list[str] | None = None,
+    game_no: int | None = None,
+    players: int | None = None,
+) -> dict:
+    """Everything that happened in one round: round ``round`` of single-round runs,
+    or round ``round`` of game ``game_no`` of games runs, with the same seed, bots and rules."""
+    game = get_game(game) if isinstance(game, str) else game
+    rule_set = game.make_rules(rules)
+    lineup = game.lineup(bots, players)
+    return game.replay(rule_set, lineup, check_seed(seed), round, game_no)

@@ -15,7 +15,9 @@ bots gives identical rounds through either driver (a test checks this).
 from __future__ import annotations
 
 import random
+import traceback
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from numba import njit, prange
@@ -246,8 +248,9 @@ class RoundRecord:
 
 
 def _bot_error(bot_name: str, seat: int, seed: int, unit: int, sub: int, decision: str, problem: str) -> CardsimError:
-    where = f"seed {seed}, round {unit}" + (f", game round {sub}" if sub else "")
-    return CardsimError(f"bot '{bot_name}' (seat {seat}) {problem} in differenzler ({where}, {decision})")
+    """D2: name the bot, the game, the seed, the round and the decision, so the round can be replayed."""
+    where = f"seed {seed}, " + (f"game {unit}, round {sub}" if sub else f"round {unit}")  # round i = game i's round 0
+    return CardsimError(f"bot '{bot_name}' (seat {seat}) in differenzler, {where}, {decision}: {problem}")
 
 
 def play_round_py(
@@ -288,7 +291,8 @@ def play_round_py(
         else:
             visible = list(announced) if open_predictions else [None] * PLAYERS
             visible[seat] = None
-            prediction = bot.predict(observe(seat, 0, [], first_hand, visible))
+            prediction = _ask(bot.predict, observe(seat, 0, [], first_hand, visible), names[seat], seat, seed, unit, sub,
+                              "prediction")  # fmt: skip
             if isinstance(prediction, bool) or not isinstance(prediction, (int, np.integer)) or not (
                 0 <= prediction <= MAX_PREDICTION
             ):
@@ -313,7 +317,8 @@ def play_round_py(
             else:
                 visible = [p if open_predictions or s == seat else None for s, p in enumerate(rec.predictions)]
                 obs = observe(seat, int(legal), trick, leader, visible)
-                card = _checked_card(bot.play(obs), int(legal), names[seat], seat, seed, unit, sub, t, i)
+                choice = _ask(bot.play, obs, names[seat], seat, seed, unit, sub, f"trick {t + 1}, card {i + 1}")
+                card = _checked_card(choice, int(legal), names[seat], seat, seed, unit, sub, t, i)
             hands[seat] ^= bit(card)
             trick.append(card)
             if i == 0:
@@ -329,6 +334,16 @@ def play_round_py(
     rec.points = points
     rec.penalties = [int(penalty(rec.predictions[s], points[s], exact_bonus)) for s in range(PLAYERS)]
     return rec
+
+
+def _ask(decide, obs: Observation, name: str, seat: int, seed: int, unit: int, sub: int, decision: str):
+    """A Python bot's decision; an exception in the bot becomes one clear error naming where it happened."""
+    try:
+        return decide(obs)
+    except Exception as exc:  # the user's code: report whatever it raised, with its location
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        where = f"{Path(frame.filename).name}:{frame.lineno}"
+        raise _bot_error(name, seat, seed, unit, sub, decision, f"raised {type(exc).__name__}: {exc} (at {where})") from exc
 
 
 def _checked_card(choice, legal: int, name: str, seat: int, seed: int, unit: int, sub: int, t: int, i: int) -> int:

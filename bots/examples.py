@@ -1,0 +1,60 @@
+"""Example Python bots for Differenzler: a template for writing your own.
+
+Run them beside the compiled built-ins:
+
+    cardsim simulate differenzler --bots bots/examples.py:Cautious,heuristic,random,random --rounds 2000
+
+A Python bot is a plain class with one method per decision of the game. For
+Differenzler these are ``predict(obs) -> int`` (0..157) and
+``play(obs) -> str`` (a card name from ``obs.legal``). ``obs`` holds only
+what the bot's seat may see (see ``cardsim.games.differenzler.play.Observation``).
+Use ``obs.rng`` for randomness so that runs stay reproducible.
+"""
+
+from __future__ import annotations
+
+PLAIN_VALUE = {"6": 0, "7": 0, "8": 0, "9": 0, "T": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
+TRUMP_VALUE = {**PLAIN_VALUE, "9": 14, "J": 20}
+TRUMP_ORDER = "678TQKA9J"  # low to high (RULES.md A3)
+PLAIN_ORDER = "6789TJQKA"
+
+
+def value(card: str, trump: str) -> int:
+    return (TRUMP_VALUE if card[0] == trump else PLAIN_VALUE)[card[1]]
+
+
+def strength(card: str, trump: str) -> int:
+    """Trumps above everything, the trump J and 9 on top; plain cards by rank."""
+    if card[0] == trump:
+        return 100 + TRUMP_ORDER.index(card[1])
+    return PLAIN_ORDER.index(card[1])
+
+
+class Cautious:
+    """Predicts 11 points per ace and twice the trump points it holds (the Swiss TV rule of thumb);
+    plays its strongest card while short of that, its weakest once it has reached it."""
+
+    name = "cautious"
+
+    def predict(self, obs) -> int:
+        aces = sum(card[1] == "A" for card in obs.hand)
+        trump_points = sum(value(card, obs.trump) for card in obs.hand if card[0] == obs.trump)
+        return min(157, 11 * aces + 2 * trump_points)
+
+    def play(self, obs) -> str:
+        mine = obs.points[obs.seat]
+        target = obs.predictions[obs.seat]
+        ranked = sorted(obs.legal, key=lambda card: strength(card, obs.trump))
+        return ranked[-1] if mine < target else ranked[0]
+
+
+class Lucky:
+    """Random but reproducible: predicts 20-60 and plays any legal card, drawing from ``obs.rng``."""
+
+    name = "lucky"
+
+    def predict(self, obs) -> int:
+        return obs.rng.randint(20, 60)
+
+    def play(self, obs) -> str:
+        return obs.rng.choice(obs.legal)

@@ -1,0 +1,146 @@
+"""The ``cardsim`` command: simulate, replay, info.
+
+Every bad input (unknown game, bot, rule or value) ends with one line
+``cardsim: error: ...`` naming what is allowed, and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from cardsim.errors import CardsimError
+
+EPILOG = """examples:
+  cardsim simulate differenzler --bots heuristic,random,random,random --rounds 1000000 --seed 7
+  cardsim simulate differenzler --bots heuristic --games 10000 --rule exact_bonus=10 --out games.parquet
+  cardsim replay differenzler --seed 7 --round 12 --bots heuristic,random,random,random
+  cardsim info differenzler
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cardsim", description="Monte Carlo simulation of trick-taking card games.", epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{simulate,replay,info}")
+
+    def common(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("game", help="differenzler")
+        sub.add_argument("--bots", default="random", help="one bot per seat, comma-separated, or one for all seats: "
+                         "random, heuristic, or path/to/file.py:ClassName (default: random)")  # fmt: skip
+        sub.add_argument("--seed", type=_nonnegative, default=0, help="experiment seed (default 0)")
+        sub.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
+        sub.add_argument("--players", type=int, help="number of players, where the game allows a choice")
+        sub.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+    sim = commands.add_parser("simulate", help="play many rounds or games and summarise them per seat")
+    common(sim)
+    sim.add_argument("--rounds", type=_positive, help="number of single rounds (default 100000)")
+    sim.add_argument("--games", type=_positive, nargs="?", const=0, metavar="N",
+                     help="play N whole games; bare --games plays --rounds whole games")  # fmt: skip
+    sim.add_argument("--threads", type=int, help="threads (default: all cores)")
+    sim.add_argument("--out", help="write one row per (round, seat) to this Parquet file")
+    sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                     help="show a progress bar (default: on a terminal)")  # fmt: skip
+
+    rep = commands.add_parser("replay", help="print one round exactly as it was played")
+    common(rep)
+    rep.add_argument("--round", type=_nonnegative, required=True, help="round index (within the game with --game-no)")
+    rep.add_argument("--game-no", type=_nonnegative, help="game index, to replay a round of a --games run")
+
+    info = commands.add_parser("info", help="list a game's rule options and built-in bots")
+    info.add_argument("game")
+    return parser
+
+
+def _positive(text: str) -> int:
+    value = _integer(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
+    return value
+
+
+def _nonnegative(text: str) -> int:
+    value = _integer(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is not an integer >= 0")
+    return value
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+
+
+def _simulate(args: argparse.Namespace) -> None:
+    from cardsim.analysis import format_table
+    from cardsim.engine import simulate
+
+    if args.games and args.rounds:
+        raise CardsimError("give --rounds N, --games N, or --rounds N --games (N whole games), not both numbers")
+    rounds, games = args.rounds or 100_000, None
+    if args.games is not None:  # bare --games: the --rounds number counts whole games
+        rounds, games = None, args.games or args.rounds or 10_000
+    began = time.perf_counter()
+    result = simulate(
+        args.game, args.bots, rounds=rounds, games=games, seed=args.seed, rules=args.rule, players=args.players,
+        threads=args.threads, out=args.out, progress=args.progress,
+    )  # fmt: skip
+    seconds = time.perf_counter() - began
+    played = int(result.summary["rounds"].iloc[0])
+    if args.json:
+        print(json.dumps({"game": result.game, "rules": result.rules, "seed": result.seed, "rounds": played,
+                          "games": games, "seconds": round(seconds, 3), "out": args.out,
+                          "summary": result.summary.to_dict(orient="records")}))  # fmt: skip
+        return
+    size = f"{games} games ({played} rounds)" if games else f"{played} rounds"
+    print(f"{result.game}  {size}  seed {result.seed}  rules {result.rules}")
+    print(f"{seconds:.2f} s, {played / seconds:,.0f} rounds/s" + (f"; rows written to {args.out}" if args.out else ""))
+    print()
+    print(format_table(result.summary))
+
+
+def _replay(args: argparse.Namespace) -> None:
+    from cardsim.engine import replay
+    from cardsim.games import get_game
+
+    record = replay(args.game, seed=args.seed, round=args.round, bots=args.bots, rules=args.rule,
+                    game_no=args.game_no, players=args.players)  # fmt: skip
+    print(json.dumps(record) if args.json else get_game(args.game).format_replay(record))
+
+
+def _info(args: argparse.Namespace) -> None:
+    from cardsim.games import get_game
+    from cardsim.options import rules_help
+
+    game = get_game(args.game)
+    print(f"{game.name}: {', '.join(map(str, game.players))} players, {game.deck.name} deck")
+    print("rules (--rule NAME=VALUE):")
+    for line in rules_help(game.rules_class):
+        print("  " + line)
+    print("built-in bots (--bots):")
+    for name, doc in game.bot_docs.items():
+        print(f"  {name}: {doc}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        {"simulate": _simulate, "replay": _replay, "info": _info}[args.command](args)
+    except CardsimError as exc:
+        print(f"cardsim: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("cardsim: interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
