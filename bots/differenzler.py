@@ -113,10 +113,10 @@ def heuristic_play(
 
 
 @njit(cache=True, inline="always")
-def predict(bot: int, rng: np.ndarray, hand: np.uint64, trump: int) -> int:
-    """A bot's prediction 0..157 (A7) for its hand."""
+def predict(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, trump: int) -> int:
+    """A bot's prediction 0..157 (A7) for its hand; random draws come from ``rng`` stream ``stream``."""
     if bot == RANDOM:
-        return below(rng, MAX_PREDICTION + 1)
+        return below(rng, stream, MAX_PREDICTION + 1)
     return heuristic_prediction(hand, trump)
 
 
@@ -124,6 +124,7 @@ def predict(bot: int, rng: np.ndarray, hand: np.uint64, trump: int) -> int:
 def play(
     bot: int,
     rng: np.ndarray,
+    stream: int,
     legal: np.uint64,
     led: int,
     top_key: int,
@@ -138,5 +139,5 @@ def play(
     the best card in the trick so far, ``n_played`` the cards already in it.
     """
     if bot == RANDOM:
-        return nth_card(legal, below(rng, popcount(legal)))
+        return nth_card(legal, below(rng, stream, popcount(legal)))
     return heuristic_play(legal, led, top_key, n_played, trump, points, prediction)

@@ -1,8 +1,8 @@
 """cardsim: a Monte Carlo simulation and strategy lab for trick-taking card games.
 
-    >>> from cardsim import simulate
-    >>> result = simulate("differenzler", "heuristic,random,random,random", rounds=10_000, seed=7)
-    >>> result.summary  # one row per seat: mean penalty, std, 95% CI
+>>> from cardsim import simulate
+>>> result = simulate("differenzler", "heuristic,random,random,random", rounds=10_000, seed=7)
+>>> result.summary  # one row per seat: mean penalty, std, 95% CI
 """
 
 from cardsim.engine import Result, replay, simulate

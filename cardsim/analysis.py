@@ -90,6 +90,6 @@ def format_table(table: pd.DataFrame) -> str:
     shown = table.copy()
     for col in shown.columns:
         if shown[col].dtype.kind == "f":
-            digits = 3 if col == "win_rate" else 2
-            shown[col] = shown[col].map(lambda v: "nan" if math.isnan(v) else f"{v:.{digits}f}")
+            pattern = "{:.3f}" if col == "win_rate" else "{:.2f}"
+            shown[col] = shown[col].map(lambda v, p=pattern: "nan" if math.isnan(v) else p.format(v))
     return shown.to_string(index=False)

@@ -21,11 +21,11 @@ kernels use them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
-import numpy as np
 import llvmlite.binding as llvm
+import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
@@ -91,7 +91,9 @@ class Deck:
             f"'{text}' is not a card of the {self.name} deck; cards are a suit letter "
             f"S H D C and a rank {' '.join(self.ranks)}"
             + (f", or one of {' '.join(self.specials)}" if self.specials else "")
-            + " (e.g. " + self.name_of(self.size - 1) + ")"
+            + " (e.g. "
+            + self.name_of(self.size - 1)
+            + ")"
         )
 
     def parse_many(self, text: str | Iterable[str]) -> list[int]:

@@ -84,9 +84,13 @@ def simulate(
         raise CardsimError("give either a number of rounds or a number of games")
     units = rounds if games is None else games
     if not isinstance(units, (int, np.integer)) or units < 1:
-        raise CardsimError(f"the number of {'rounds' if games is None else 'games'} must be a positive integer, not {units!r}")
+        raise CardsimError(
+            f"the number of {'rounds' if games is None else 'games'} must be a positive integer, not {units!r}"
+        )
     games_mode = games is not None
-    chunk = GAMES_PER_CHUNK if games_mode else (ROWS_PER_CHUNK_WITH_OUT // len(lineup.names) if out else ROUNDS_PER_CHUNK)
+    chunk = (
+        GAMES_PER_CHUNK if games_mode else (ROWS_PER_CHUNK_WITH_OUT // len(lineup.names) if out else ROUNDS_PER_CHUNK)
+    )
     if not lineup.compiled:
         chunk = min(chunk, 1000)  # Python bots: small chunks so progress shows
 

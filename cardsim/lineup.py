@@ -53,7 +53,9 @@ def _load_python_bot(spec: str, game: str, methods: tuple[str, ...]) -> Any:
     cls = getattr(module, class_name, None)
     if cls is None:
         found = sorted(n for n, v in vars(module).items() if isinstance(v, type) and not n.startswith("_"))
-        raise CardsimError(f"bot '{spec}': {path_text} has no class {class_name}; classes there: {', '.join(found) or 'none'}")
+        raise CardsimError(
+            f"bot '{spec}': {path_text} has no class {class_name}; classes there: {', '.join(found) or 'none'}"
+        )
     bot = cls()
     missing = [m for m in methods if not callable(getattr(bot, m, None))]
     if missing:
@@ -63,7 +65,9 @@ def _load_python_bot(spec: str, game: str, methods: tuple[str, ...]) -> Any:
     return bot
 
 
-def make_lineup(spec: str | list[str], game: str, players: int, builtin: dict[str, int], methods: tuple[str, ...]) -> Lineup:
+def make_lineup(
+    spec: str | list[str], game: str, players: int, builtin: dict[str, int], methods: tuple[str, ...]
+) -> Lineup:
     """Resolve a lineup for ``players`` seats; unknown bots are refused with the allowed names."""
     names = [s.strip() for s in spec.split(",")] if isinstance(spec, str) else [str(s).strip() for s in spec]
     if len(names) == 1:

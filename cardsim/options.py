@@ -10,7 +10,8 @@ option, value and what is allowed (RULES.md D1).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterable, TypeVar
+from collections.abc import Iterable
+from typing import Any, TypeVar
 
 from cardsim.errors import CardsimError
 

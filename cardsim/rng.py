@@ -9,7 +9,9 @@ processes or machines, and any single round can be replayed on its own.
 Giving each seat its own stream also means that swapping one bot does not
 change another bot's random draws (common random numbers).
 
-A generator state is a ``uint64[4]`` array (a row of a scratch array).
+The states of a round's streams are the rows of one ``uint64[streams, 4]``
+array; draws name the array and the stream, so kernels never create array
+views (each view costs numba a reference-count update in the hot loop).
 """
 
 from __future__ import annotations
@@ -47,29 +49,29 @@ def _rotl(x: np.uint64, k: int) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def next_u64(s: np.ndarray) -> np.uint64:
-    """Next 64 random bits of a xoshiro256** state (advances it)."""
-    result = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
-    t = s[1] << np.uint64(17)
-    s[2] ^= s[0]
-    s[3] ^= s[1]
-    s[1] ^= s[2]
-    s[0] ^= s[3]
-    s[2] ^= t
-    s[3] = _rotl(s[3], 45)
+def next_u64(states: np.ndarray, k: int) -> np.uint64:
+    """Next 64 random bits of stream ``k`` (xoshiro256**; advances its state)."""
+    result = _rotl(states[k, 1] * np.uint64(5), 7) * np.uint64(9)
+    t = states[k, 1] << np.uint64(17)
+    states[k, 2] ^= states[k, 0]
+    states[k, 3] ^= states[k, 1]
+    states[k, 1] ^= states[k, 2]
+    states[k, 0] ^= states[k, 3]
+    states[k, 2] ^= t
+    states[k, 3] = _rotl(states[k, 3], 45)
     return result
 
 
 @njit(cache=True, inline="always")
-def below(s: np.ndarray, n: int) -> int:
-    """Uniform integer in ``0..n-1`` (1 <= n < 2**32), exactly unbiased (Lemire's method)."""
+def below(states: np.ndarray, k: int, n: int) -> int:
+    """Uniform integer in ``0..n-1`` (1 <= n < 2**32) from stream ``k``, exactly unbiased (Lemire's method)."""
     bound = np.uint64(n)
-    m = (next_u64(s) >> np.uint64(32)) * bound
+    m = (next_u64(states, k) >> np.uint64(32)) * bound
     low = m & np.uint64(0xFFFFFFFF)
     if low < bound:
         threshold = (np.uint64(0x100000000) - bound) % bound
         while low < threshold:
-            m = (next_u64(s) >> np.uint64(32)) * bound
+            m = (next_u64(states, k) >> np.uint64(32)) * bound
             low = m & np.uint64(0xFFFFFFFF)
     return np.int64(m >> np.uint64(32))
 
@@ -78,7 +80,7 @@ def stream_seed(seed: int, unit: int, sub: int, stream: int) -> int:
     """A 64-bit integer drawn from a keyed stream, for seeding Python bots' generators."""
     states = np.empty((stream + 1, 4), np.uint64)
     seed_streams(states, np.uint64(seed), unit, sub)
-    return int(next_u64(states[stream]))
+    return int(next_u64(states, stream))
 
 
 def check_seed(seed: int) -> int:

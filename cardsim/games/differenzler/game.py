@@ -56,7 +56,9 @@ class Differenzler(Game):
                     predictions[u, r], points[u, r], penalties[u, r] = rec.predictions, rec.points, rec.penalties
         return _rows(start, played, first_hands, trump_cards, predictions, points, penalties, games)
 
-    def _play_py(self, rules: DifferenzlerRules, lineup: Lineup, seed: int, unit: int, games: bool, upto: int = -1) -> list:
+    def _play_py(
+        self, rules: DifferenzlerRules, lineup: Lineup, seed: int, unit: int, games: bool, upto: int = -1
+    ) -> list:
         """Round records of one single round, or of one whole game (A11), through the Python driver."""
         records = []
         totals = np.zeros(PLAYERS, np.int64)
@@ -81,7 +83,9 @@ class Differenzler(Game):
         else:
             records = self._play_py(rules, lineup, seed, game_no, games=True, upto=round)
             if len(records) <= round:
-                raise CardsimError(f"game {game_no} of seed {seed} ended after {len(records)} rounds; rounds are 0..{len(records) - 1}")
+                raise CardsimError(
+                    f"game {game_no} of seed {seed} ended after {len(records)} rounds; rounds are 0..{len(records) - 1}"
+                )
             rec = records[round]
         return {
             "game": self.name,
@@ -102,15 +106,23 @@ class Differenzler(Game):
         }
 
     def format_replay(self, record: dict) -> str:
-        where = f"round {record['round']}" if record["game_no"] is None else f"game {record['game_no']}, round {record['round']}"
+        where = (
+            f"round {record['round']}"
+            if record["game_no"] is None
+            else f"game {record['game_no']}, round {record['round']}"
+        )
+        rules = ",".join(f"{k}={v}" for k, v in record["rules"].items())
         lines = [
-            f"differenzler  seed {record['seed']}  {where}  rules {','.join(f'{k}={v}' for k, v in record['rules'].items())}",
+            f"differenzler  seed {record['seed']}  {where}  rules {rules}",
             f"first hand: seat {record['first_hand']}   dealer: seat {record['dealer']}   "
             f"trump card: {record['trump_card']} (trump {record['trump']})",
             "",
         ]
         for seat, hand in enumerate(record["hands"]):
-            lines.append(f"seat {seat} {record['bots'][seat]:<12} hand: {' '.join(hand):<27} prediction {record['predictions'][seat]:>3}")
+            prediction = record["predictions"][seat]
+            lines.append(
+                f"seat {seat} {record['bots'][seat]:<12} hand: {' '.join(hand):<27} prediction {prediction:>3}"
+            )
         lines.append("")
         for t, trick in enumerate(record["tricks"], 1):
             lines.append(
@@ -126,7 +138,9 @@ class Differenzler(Game):
         return "\n".join(lines)
 
 
-def _rows(start, played, first_hands, trump_cards, predictions, points, penalties, games: bool) -> dict[str, np.ndarray]:
+def _rows(
+    start, played, first_hands, trump_cards, predictions, points, penalties, games: bool
+) -> dict[str, np.ndarray]:
     """Tidy rows, one per (unit, round, seat) that was played."""
     count, rounds = first_hands.shape
     valid = np.arange(rounds)[None, :] < played[:, None]  # [unit, round]

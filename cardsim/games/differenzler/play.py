@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit, prange
 
 import bots.differenzler as builtin
-from cardsim.cards import JASS36, bit
+from cardsim.cards import JASS36, bit, nth_card
 from cardsim.errors import CardsimError
 from cardsim.games.differenzler.rules import (
     LAST_TRICK_BONUS,
@@ -43,37 +43,35 @@ from cardsim.rng import DEAL_STREAM, below, seed_streams, stream_seed
 BLOCK = 256  # rounds per parallel work item
 
 
-@njit(cache=True)
-def start_round(
-    seed: np.uint64, unit: int, sub: int, first_hand: int, rng: np.ndarray, deck: np.ndarray, hands: np.ndarray
-) -> tuple:
+@njit(cache=True, inline="always")
+def start_round(seed: np.uint64, unit: int, sub: int, first_hand: int, rng: np.ndarray, hands: np.ndarray) -> tuple:
     """Seed the round's streams, choose First Hand (A6) and deal (A5).
 
     ``first_hand`` < 0 draws it at random; the draw is made either way so the
-    deal does not depend on it. ``deck`` is int64[36] scratch. Returns
-    (first_hand, trump_card): the dealer's last card, shown to all.
+    deal does not depend on it. Returns (first_hand, trump_card).
     """
     seed_streams(rng, seed, unit, sub)
-    deal_rng = rng[DEAL_STREAM]
-    drawn = below(deal_rng, PLAYERS)
+    drawn = below(rng, DEAL_STREAM, PLAYERS)
     if first_hand < 0:
         first_hand = drawn
     dealer = (first_hand + PLAYERS - 1) % PLAYERS
-    for k in range(36):
-        deck[k] = k
-    for k in range(35, 0, -1):  # Fisher-Yates
-        j = below(deal_rng, k + 1)
-        deck[k], deck[j] = deck[j], deck[k]
-    # Nine cards to each seat from the dealer's left; the last nine, with the 36th card, are the dealer's.
-    for i in range(PLAYERS):
+    # Nine random cards each to the three seats after the dealer; the dealer keeps the rest and shows
+    # one of them at random: the same as a shuffled deck whose 36th card is the dealer's last.
+    rest = np.uint64((1 << 36) - 1)
+    left = 36
+    for i in range(1, PLAYERS):
         hand = np.uint64(0)
-        for k in range(TRICKS * i, TRICKS * (i + 1)):
-            hand |= bit(deck[k])
-        hands[(dealer + 1 + i) % PLAYERS] = hand
-    return first_hand, deck[35]
+        for _ in range(TRICKS):
+            card = bit(nth_card(rest, below(rng, DEAL_STREAM, left)))
+            hand |= card
+            rest ^= card
+            left -= 1
+        hands[(dealer + i) % PLAYERS] = hand
+    hands[dealer] = rest
+    return first_hand, nth_card(rest, below(rng, DEAL_STREAM, TRICKS))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_round(
     seed: np.uint64,
     unit: int,
@@ -81,21 +79,23 @@ def play_round(
     first_hand: int,
     bots: np.ndarray,
     exact_bonus: int,
-    scratch: tuple,
+    rng: np.ndarray,
+    hands: np.ndarray,
+    history: np.ndarray,
     predictions: np.ndarray,
     points: np.ndarray,
     penalties: np.ndarray,
 ) -> tuple:
-    """One round with built-in bots; fills predictions/points/penalties[seat].
+    """One round with built-in bots; fills predictions/points/penalties[seat] and
+    history[trick] = (leader, winner, 4 cards in play order). Returns (first_hand, trump_card).
 
-    ``scratch`` comes from ``new_scratch``; its ``history[trick]`` receives
-    (leader, winner, 4 cards in play order). Returns (first_hand, trump_card).
+    ``rng``, ``hands`` and the rest are working arrays from ``new_scratch``,
+    passed whole: the hot loop creates no array views.
     """
-    rng, deck, hands, history = scratch
-    first_hand, trump_card = start_round(seed, unit, sub, first_hand, rng, deck, hands)
+    first_hand, trump_card = start_round(seed, unit, sub, first_hand, rng, hands)
     trump = trump_card // 9
     for s in range(PLAYERS):
-        predictions[s] = builtin.predict(bots[s], rng[1 + s], hands[s], trump)
+        predictions[s] = builtin.predict(bots[s], rng, 1 + s, hands[s], trump)
         points[s] = 0
     leader = first_hand
     for t in range(TRICKS):
@@ -104,7 +104,9 @@ def play_round(
         for i in range(PLAYERS):
             seat = (leader + i) % PLAYERS
             legal = legal_mask(hands[seat], led, trump, top_trump)
-            card = builtin.play(bots[seat], rng[1 + seat], legal, led, top_key, i, trump, points[seat], predictions[seat])
+            card = builtin.play(
+                bots[seat], rng, 1 + seat, legal, led, top_key, i, trump, points[seat], predictions[seat]
+            )
             hands[seat] ^= bit(card)
             history[t, 2 + i] = card
             if i == 0:
@@ -124,12 +126,14 @@ def play_round(
 
 @njit(cache=True)
 def new_scratch() -> tuple:
-    """Working arrays for ``play_round``: rng states, deck, hands, trick history."""
+    """Working arrays for one round: rng states, hands, trick history, predictions, points, penalties."""
     return (
         np.empty((PLAYERS + 1, 4), np.uint64),
-        np.empty(36, np.int64),
         np.empty(PLAYERS, np.uint64),
         np.empty((TRICKS, 2 + PLAYERS), np.int64),
+        np.empty(PLAYERS, np.int64),
+        np.empty(PLAYERS, np.int64),
+        np.empty(PLAYERS, np.int64),
     )
 
 
@@ -148,11 +152,13 @@ def simulate_rounds(
     """Rounds ``start .. start + len(first_hands) - 1`` as single rounds, in parallel; fills the out arrays."""
     count = first_hands.shape[0]
     for block in prange((count + BLOCK - 1) // BLOCK):
-        scratch = new_scratch()
+        rng, hands, history, pred, pts, pen = new_scratch()
         for i in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
             first_hands[i], trump_cards[i] = play_round(
-                seed, start + i, 0, -1, bots, exact_bonus, scratch, predictions[i], points[i], penalties[i]
+                seed, start + i, 0, -1, bots, exact_bonus, rng, hands, history, pred, pts, pen
             )
+            for s in range(PLAYERS):
+                predictions[i, s], points[i, s], penalties[i, s] = pred[s], pts[s], pen[s]
 
 
 @njit(parallel=True, cache=True)
@@ -169,10 +175,13 @@ def simulate_games(
     points: np.ndarray,
     penalties: np.ndarray,
 ) -> None:
-    """Games ``start ..`` (A11) in parallel; round r of game g is stream (seed, g, r). Out arrays are [game, round, ...]."""
+    """Games ``start ..`` (A11) in parallel; round r of game g is stream (seed, g, r).
+
+    Out arrays are [game, round, ...]; ``rounds_played[game]`` says how many rounds are filled.
+    """
     count = rounds_played.shape[0]
     for block in prange((count + BLOCK - 1) // BLOCK):
-        scratch = new_scratch()
+        rng, hands, history, pred, pts, pen = new_scratch()
         totals = np.zeros(PLAYERS, np.int64)
         for g in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
             totals[:] = 0
@@ -180,10 +189,11 @@ def simulate_games(
             while not game_over(totals, r, max_tiebreak_rounds):
                 first_hand = -1 if r == 0 else (first_hands[g, 0] + r) % PLAYERS
                 first_hands[g, r], trump_cards[g, r] = play_round(
-                    seed, start + g, r, first_hand, bots, exact_bonus, scratch,
-                    predictions[g, r], points[g, r], penalties[g, r],
-                )  # fmt: skip
-                totals += penalties[g, r]
+                    seed, start + g, r, first_hand, bots, exact_bonus, rng, hands, history, pred, pts, pen
+                )
+                for s in range(PLAYERS):
+                    predictions[g, r, s], points[g, r, s], penalties[g, r, s] = pred[s], pts[s], pen[s]
+                    totals[s] += pen[s]
                 r += 1
             rounds_played[g] = r
 
@@ -264,8 +274,8 @@ def play_round_py(
     open_predictions: bool,
 ) -> RoundRecord:
     """One round in plain Python; ``lineup[seat]`` is a built-in bot id (int) or a Python bot object."""
-    rng, deck, hands, _ = new_scratch()
-    first_hand, trump_card = (int(x) for x in start_round(np.uint64(seed), unit, sub, first_hand, rng, deck, hands))
+    rng, hands = new_scratch()[:2]
+    first_hand, trump_card = (int(x) for x in start_round(np.uint64(seed), unit, sub, first_hand, rng, hands))
     trump = trump_card // 9
     dealer = (first_hand + PLAYERS - 1) % PLAYERS
     rec = RoundRecord(seed, unit, sub, first_hand, dealer, trump_card, [int(h) for h in hands], [0] * PLAYERS)
@@ -287,14 +297,15 @@ def play_round_py(
         seat = (first_hand + i) % PLAYERS
         bot = lineup[seat]
         if isinstance(bot, int):
-            prediction = int(builtin.predict(bot, rng[1 + seat], hands[seat], trump))
+            prediction = int(builtin.predict(bot, rng, 1 + seat, hands[seat], trump))
         else:
             visible = list(announced) if open_predictions else [None] * PLAYERS
-            visible[seat] = None
-            prediction = _ask(bot.predict, observe(seat, 0, [], first_hand, visible), names[seat], seat, seed, unit, sub,
-                              "prediction")  # fmt: skip
-            if isinstance(prediction, bool) or not isinstance(prediction, (int, np.integer)) or not (
-                0 <= prediction <= MAX_PREDICTION
+            obs = observe(seat, 0, [], first_hand, visible)
+            prediction = _ask(bot.predict, obs, names[seat], seat, seed, unit, sub, "prediction")
+            if (
+                isinstance(prediction, bool)
+                or not isinstance(prediction, (int, np.integer))
+                or not (0 <= prediction <= MAX_PREDICTION)
             ):
                 raise _bot_error(
                     names[seat], seat, seed, unit, sub, "prediction",
@@ -312,7 +323,7 @@ def play_round_py(
             bot = lineup[seat]
             if isinstance(bot, int):
                 card = int(
-                    builtin.play(bot, rng[1 + seat], legal, led, top_key, i, trump, points[seat], rec.predictions[seat])
+                    builtin.play(bot, rng, 1 + seat, legal, led, top_key, i, trump, points[seat], rec.predictions[seat])
                 )
             else:
                 visible = [p if open_predictions or s == seat else None for s, p in enumerate(rec.predictions)]
@@ -343,15 +354,21 @@ def _ask(decide, obs: Observation, name: str, seat: int, seed: int, unit: int, s
     except Exception as exc:  # the user's code: report whatever it raised, with its location
         frame = traceback.extract_tb(exc.__traceback__)[-1]
         where = f"{Path(frame.filename).name}:{frame.lineno}"
-        raise _bot_error(name, seat, seed, unit, sub, decision, f"raised {type(exc).__name__}: {exc} (at {where})") from exc
+        raise _bot_error(
+            name, seat, seed, unit, sub, decision, f"raised {type(exc).__name__}: {exc} (at {where})"
+        ) from exc
 
 
 def _checked_card(choice, legal: int, name: str, seat: int, seed: int, unit: int, sub: int, t: int, i: int) -> int:
     """The card index a Python bot chose, or a clear error if it is unknown or illegal (D2)."""
-    try:
-        card = JASS36.parse(choice) if isinstance(choice, str) else int(choice)
-    except (CardsimError, TypeError, ValueError):
-        card = -1
+    card = -1  # anything but a card name or an integer index (a bool, a float, None) is refused
+    if isinstance(choice, str):
+        try:
+            card = JASS36.parse(choice)
+        except CardsimError:
+            pass
+    elif isinstance(choice, (int, np.integer)) and not isinstance(choice, bool):
+        card = int(choice)
     if not 0 <= card < 36 or not legal >> card & 1:
         shown = JASS36.name_of(card) if 0 <= card < 36 else repr(choice)
         raise _bot_error(

@@ -51,7 +51,9 @@ TRUMPS_ABOVE = np.array(
 class DifferenzlerRules:
     """Rule options of Differenzler (A7, A10, A11)."""
 
-    predictions: str = option("secret", ("secret", "open"), "A7: predictions hidden until the end, or announced in turn")
+    predictions: str = option(
+        "secret", ("secret", "open"), "A7: predictions hidden until the end, or announced in turn"
+    )
     exact_bonus: int = option(0, range(0, 158), "A10: penalty points taken off an exact prediction (not for 0)")
     max_tiebreak_rounds: int = option(10, range(0, 101), "A11: extra rounds to break a tie for the lowest total")
 
