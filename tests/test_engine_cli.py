@@ -1,0 +1,187 @@
+"""The engine, results and the CLI: determinism, Parquet rows, replays, summaries and clear errors."""
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+import cardsim.engine as engine
+from cardsim import CardsimError, replay, simulate
+from cardsim.cli import main
+
+LINEUP = "heuristic,random,random,random"
+EXAMPLES = "bots/examples.py"
+
+
+def test_same_seed_identical_parquet_with_one_and_two_threads(tmp_path):
+    """D3: the same seed gives the same rows, bit for bit, whatever the number of threads."""
+    one, two = tmp_path / "one.parquet", tmp_path / "two.parquet"
+    simulate("differenzler", LINEUP, rounds=3000, seed=11, threads=1, out=one)
+    simulate("differenzler", LINEUP, rounds=3000, seed=11, threads=2, out=two)
+    assert pq.read_table(one).equals(pq.read_table(two))
+    simulate("differenzler", LINEUP, games=300, seed=11, threads=1, out=one)
+    simulate("differenzler", LINEUP, games=300, seed=11, threads=2, out=two)
+    assert pq.read_table(one).equals(pq.read_table(two))
+
+
+def test_rows_do_not_depend_on_chunking(monkeypatch):
+    """Round i is round i whether it is computed in a small chunk or a large one, and in a longer run."""
+    whole = simulate("differenzler", LINEUP, rounds=2000, seed=3, keep_rows=True).rows
+    monkeypatch.setattr(engine, "ROUNDS_PER_CHUNK", 333)
+    chunked = simulate("differenzler", LINEUP, rounds=2000, seed=3, keep_rows=True).rows
+    pd.testing.assert_frame_equal(whole, chunked)
+    longer = simulate("differenzler", LINEUP, rounds=2500, seed=3, keep_rows=True).rows
+    pd.testing.assert_frame_equal(whole, longer.iloc[: len(whole)])
+    other_seed = simulate("differenzler", LINEUP, rounds=2000, seed=4, keep_rows=True).rows
+    assert not whole["points"].equals(other_seed["points"])
+
+
+def test_summary_matches_rows():
+    """The streamed summary equals pandas over the rows: mean, std, 95% CI, game wins."""
+    result = simulate("differenzler", LINEUP, games=400, seed=5, keep_rows=True)
+    rows, summary = result.rows, result.summary.set_index("seat")
+    for seat, group in rows.groupby("seat"):
+        mean, std = group["penalty"].mean(), group["penalty"].std()
+        assert summary.loc[seat, "mean_penalty"] == pytest.approx(mean)
+        assert summary.loc[seat, "std"] == pytest.approx(std)
+        half = 1.959963984540054 * std / math.sqrt(len(group))
+        assert summary.loc[seat, "ci95_high"] == pytest.approx(mean + half)
+        per_game = group[group["round"] == 0]
+        assert summary.loc[seat, "games"] == 400 == len(per_game)
+        assert summary.loc[seat, "wins"] == pytest.approx(per_game["game_win"].sum())
+    assert summary["wins"].sum() == pytest.approx(400)  # shared wins count 1/k
+
+
+def test_parquet_has_the_documented_columns(tmp_path):
+    out = tmp_path / "rounds.parquet"
+    simulate("differenzler", LINEUP, rounds=500, seed=7, rules={"exact_bonus": 10}, out=out)
+    rows = pd.read_parquet(out)
+    assert list(rows.columns) == [
+        "game", "rules", "seed", "round", "seat", "bot", "first_hand", "trump_card", "trump",
+        "prediction", "points", "penalty",
+    ]  # fmt: skip
+    assert len(rows) == 2000 and set(rows["game"]) == {"differenzler"} and set(rows["seed"]) == {7}
+    assert set(rows["rules"]) == {"predictions=secret,exact_bonus=10,max_tiebreak_rounds=10"}
+    assert rows.groupby("round")["points"].sum().eq(157).all()
+    assert list(rows["bot"][:4]) == LINEUP.split(",")
+    assert (rows["trump_card"].astype(str).str[0] == rows["trump"].astype(str)).all()
+    assert not (tmp_path / "rounds.parquet.partial").exists()
+
+
+def test_replay_equals_the_simulated_rows():
+    """A replayed round is exactly the round in the results: single rounds and rounds inside games."""
+    rows = simulate("differenzler", LINEUP, rounds=40, seed=7, keep_rows=True).rows
+    for r in (0, 12, 39):
+        record = replay("differenzler", seed=7, round=r, bots=LINEUP)
+        got = rows[rows["round"] == r]
+        assert list(got["prediction"]) == record["predictions"]
+        assert list(got["points"]) == record["points"]
+        assert got["trump_card"].iloc[0] == record["trump_card"]
+    games = simulate("differenzler", LINEUP, games=20, seed=7, keep_rows=True).rows
+    for g, r in ((0, 0), (5, 3), (19, 2)):
+        record = replay("differenzler", seed=7, round=r, game_no=g, bots=LINEUP)
+        got = games[(games["game_no"] == g) & (games["round"] == r)]
+        assert list(got["penalty"]) == record["penalties"]
+        assert got["first_hand"].iloc[0] == record["first_hand"]
+    # round i of a single-round run is round 0 of game i
+    assert replay("differenzler", seed=7, round=5, bots=LINEUP) == {
+        **replay("differenzler", seed=7, round=0, game_no=5, bots=LINEUP),
+        "round": 5,
+        "game_no": None,
+    }
+
+
+def test_python_bots_are_reproducible_and_see_their_seat_only():
+    lineup = f"{EXAMPLES}:Lucky,{EXAMPLES}:Cautious,heuristic,random"
+    a = simulate("differenzler", lineup, rounds=60, seed=2, keep_rows=True).rows
+    b = simulate("differenzler", lineup, rounds=60, seed=2, keep_rows=True).rows
+    pd.testing.assert_frame_equal(a, b)
+    assert a.groupby("round")["points"].sum().eq(157).all()
+
+
+def test_cli_simulate_prints_a_summary(capsys):
+    assert main(["simulate", "differenzler", "--bots", LINEUP, "--rounds", "2000", "--seed", "7"]) == 0
+    out = capsys.readouterr().out
+    assert "mean_penalty" in out and "ci95_low" in out and "heuristic" in out
+    assert main(["simulate", "differenzler", "--bots", "heuristic", "--rounds", "50", "--games", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 50 and len(summary["summary"]) == 4 and "win_rate" in summary["summary"][0]
+
+
+def test_cli_replay_json_schema(capsys):
+    assert main(["replay", "differenzler", "--seed", "7", "--round", "12", "--bots", LINEUP, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert set(record) == {
+        "game", "rules", "seed", "round", "game_no", "bots", "first_hand", "dealer", "trump_card", "trump",
+        "hands", "predictions", "tricks", "points", "penalties",
+    }  # fmt: skip
+    assert [len(h) for h in record["hands"]] == [9] * 4 and len(record["tricks"]) == 9
+    assert set(record["tricks"][0]) == {"leader", "cards", "winner", "points"}
+    assert sum(t["points"] for t in record["tricks"]) == 157 == sum(record["points"])
+    assert main(["replay", "differenzler", "--seed", "7", "--round", "12", "--bots", LINEUP]) == 0
+    text = capsys.readouterr().out
+    assert "trick 9:" in text and f"trump card: {record['trump_card']}" in text
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["simulate", "wizzard"], "unknown game 'wizzard'; games: differenzler"),
+        (["simulate", "differenzler", "--bots", "smart"], "unknown bot 'smart' for differenzler; built-in"),
+        (["simulate", "differenzler", "--bots", "random,random"], "differenzler needs 4 bots, one per seat, but 2"),
+        (["simulate", "differenzler", "--rule", "trump=obe"], "differenzler has no rule 'trump'; its rules are:"),
+        (["simulate", "differenzler", "--rule", "predictions=loud"], "predictions='loud' is not allowed: use one of"),
+        (["simulate", "differenzler", "--rule", "exact_bonus=-1"], "exact_bonus='-1' is not allowed: use an integer"),
+        (["simulate", "differenzler", "--rule", "exact_bonus"], "must be written name=value"),
+        (["simulate", "differenzler", "--threads", "0"], "threads=0 is not allowed: use 1 to"),
+        (["simulate", "differenzler", "--players", "5"], "differenzler is played by 4 players, not 5"),
+        (["simulate", "differenzler", "--bots", "nothere.py:Bot"], "no file nothere.py"),
+        (["simulate", "differenzler", "--bots", f"{EXAMPLES}:Missing"], "has no class Missing; classes there"),
+        (["simulate", "differenzler", "--out", "/no/such/dir/x.parquet"], "folder /no/such/dir does not exist"),
+        (["replay", "differenzler", "--game-no", "0", "--round", "9", "--rule", "max_tiebreak_rounds=0"],
+         "ended after 4 rounds; rounds are 0..3"),  # fmt: skip
+    ],
+)
+def test_cli_errors_are_one_line_with_exit_code_2(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardsim: error: ") and message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [["simulate", "differenzler", "--rounds", "0"], ["simulate", "differenzler",
+                                  "--seed", "x"], ["frobnicate"]])  # fmt: skip
+def test_cli_usage_errors_exit_2(argv, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2 and "error:" in capsys.readouterr().err
+
+
+def test_illegal_card_from_a_python_bot_names_bot_seed_round_decision(tmp_path):
+    bot_file = tmp_path / "bad_bots.py"
+    bot_file.write_text(
+        "class Illegal:\n"
+        "    def predict(self, obs):\n        return 40\n"
+        "    def play(self, obs):\n"
+        "        return next(c for c in ['S6','SA','H6','HA','D6','DA','C6','CA','ST','HT'] if c not in obs.legal)\n"
+        "class Greedy:\n"
+        "    def predict(self, obs):\n        return 158\n"
+        "    def play(self, obs):\n        return obs.legal[0]\n"
+    )
+    with pytest.raises(CardsimError, match=r"bot '.*bad_bots.py:Illegal' \(seat 2\) in differenzler, seed 9, round 0, "
+                       r"trick \d, card \d: played \w+, which is not legal; legal: "):  # fmt: skip
+        simulate("differenzler", f"random,random,{bot_file}:Illegal,random", rounds=5, seed=9)
+    with pytest.raises(CardsimError, match=r"seed 9, round 0, prediction: predicted 158; a prediction is an integer"):
+        simulate("differenzler", f"{bot_file}:Greedy,random,random,random", rounds=5, seed=9)
+
+
+def test_bad_api_values_are_refused():
+    with pytest.raises(CardsimError, match="seed -1 is not allowed"):
+        simulate("differenzler", "random", rounds=10, seed=-1)
+    with pytest.raises(CardsimError, match="either a number of rounds or a number of games"):
+        simulate("differenzler", "random", rounds=10, games=10)
+    with pytest.raises(CardsimError, match="positive integer"):
+        simulate("differenzler", "random", rounds=0)
+    assert np.isfinite(simulate("differenzler", "random", rounds=10).summary["mean_penalty"]).all()
