@@ -72,7 +72,7 @@ def heuristic_prediction(hand: np.uint64, trump: int) -> int:
         card = lowest_card(m)
         m &= m - np.uint64(1)
         expected += _win_chance(card, hand, trump) * (POINTS[trump, card] + _OTHER_CARDS_VALUE)
-    return min(MAX_PREDICTION, int(expected * 0.92 + 0.5))
+    return min(MAX_PREDICTION, int(expected * 0.85 + 0.5))
 
 
 @njit(cache=True, inline="always")

@@ -5,9 +5,13 @@
 >>> result.summary  # one row per seat: mean penalty, std, 95% CI
 """
 
-from cardsim.engine import Result, replay, simulate
-from cardsim.errors import CardsimError
-from cardsim.games import get_game
+from cardsim import kernel_cache
+
+kernel_cache.configure()  # before any kernel is defined
+
+from cardsim.engine import Result, replay, simulate  # noqa: E402
+from cardsim.errors import CardsimError  # noqa: E402
+from cardsim.games import get_game  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = ["CardsimError", "Result", "get_game", "replay", "simulate", "__version__"]
