@@ -173,7 +173,7 @@ def test_illegal_card_from_a_python_bot_names_bot_seed_round_decision(tmp_path):
     with pytest.raises(CardsimError, match=r"bot '.*bad_bots.py:Illegal' \(seat 2\) in differenzler, seed 9, round 0, "
                        r"trick \d, card \d: played \w+, which is not legal; legal: "):  # fmt: skip
         simulate("differenzler", f"random,random,{bot_file}:Illegal,random", rounds=5, seed=9)
-    with pytest.raises(CardsimError, match=r"seed 9, round 0, prediction: predicted 158; a prediction is an integer"):
+    with pytest.raises(CardsimError, match=r"seed 9, round 0, prediction: predicted 158; allowed: an integer from 0"):
         simulate("differenzler", f"{bot_file}:Greedy,random,random,random", rounds=5, seed=9)
 
 

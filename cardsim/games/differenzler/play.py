@@ -15,16 +15,13 @@ bots gives identical rounds through either driver (a test checks this).
 from __future__ import annotations
 
 import random
-import traceback
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 from numba import njit, prange
 
 import bots.differenzler as builtin
 from cardsim.cards import JASS36, bit, nth_card
-from cardsim.errors import CardsimError
 from cardsim.games.differenzler.rules import (
     LAST_TRICK_BONUS,
     MAX_PREDICTION,
@@ -38,6 +35,7 @@ from cardsim.games.differenzler.rules import (
     trick_points,
     trump_level,
 )
+from cardsim.protocol import Seat, ask, checked_card, checked_number
 from cardsim.rng import DEAL_STREAM, below, seed_streams, stream_seed
 
 BLOCK = 256  # rounds per parallel work item
@@ -257,12 +255,6 @@ class RoundRecord:
     penalties: list[int] = field(default_factory=list)
 
 
-def _bot_error(bot_name: str, seat: int, seed: int, unit: int, sub: int, decision: str, problem: str) -> CardsimError:
-    """D2: name the bot, the game, the seed, the round and the decision, so the round can be replayed."""
-    where = f"seed {seed}, " + (f"game {unit}, round {sub}" if sub else f"round {unit}")  # round i = game i's round 0
-    return CardsimError(f"bot '{bot_name}' (seat {seat}) in differenzler, {where}, {decision}: {problem}")
-
-
 def play_round_py(
     seed: int,
     unit: int,
@@ -279,6 +271,7 @@ def play_round_py(
     trump = trump_card // 9
     dealer = (first_hand + PLAYERS - 1) % PLAYERS
     rec = RoundRecord(seed, unit, sub, first_hand, dealer, trump_card, [int(h) for h in hands], [0] * PLAYERS)
+    seats = [Seat(names[s], s, "differenzler", seed, unit, sub) for s in range(PLAYERS)]
     python_rngs = {
         s: random.Random(stream_seed(seed, unit, sub, 1 + s)) for s in range(PLAYERS) if not isinstance(lineup[s], int)
     }
@@ -301,16 +294,8 @@ def play_round_py(
         else:
             visible = list(announced) if open_predictions else [None] * PLAYERS
             obs = observe(seat, 0, [], first_hand, visible)
-            prediction = _ask(bot.predict, obs, names[seat], seat, seed, unit, sub, "prediction")
-            if (
-                isinstance(prediction, bool)
-                or not isinstance(prediction, (int, np.integer))
-                or not (0 <= prediction <= MAX_PREDICTION)
-            ):
-                raise _bot_error(
-                    names[seat], seat, seed, unit, sub, "prediction",
-                    f"predicted {prediction!r}; a prediction is an integer from 0 to {MAX_PREDICTION}",
-                )  # fmt: skip
+            answer = ask(bot.predict, obs, seats[seat], "prediction")
+            prediction = checked_number(answer, range(MAX_PREDICTION + 1), "predicted", seats[seat], "prediction")
         rec.predictions[seat] = announced[seat] = int(prediction)
 
     leader = first_hand
@@ -328,8 +313,9 @@ def play_round_py(
             else:
                 visible = [p if open_predictions or s == seat else None for s, p in enumerate(rec.predictions)]
                 obs = observe(seat, int(legal), trick, leader, visible)
-                choice = _ask(bot.play, obs, names[seat], seat, seed, unit, sub, f"trick {t + 1}, card {i + 1}")
-                card = _checked_card(choice, int(legal), names[seat], seat, seed, unit, sub, t, i)
+                decision = f"trick {t + 1}, card {i + 1}"
+                answer = ask(bot.play, obs, seats[seat], decision)
+                card = checked_card(answer, int(legal), JASS36, seats[seat], decision)
             hands[seat] ^= bit(card)
             trick.append(card)
             if i == 0:
@@ -345,34 +331,3 @@ def play_round_py(
     rec.points = points
     rec.penalties = [int(penalty(rec.predictions[s], points[s], exact_bonus)) for s in range(PLAYERS)]
     return rec
-
-
-def _ask(decide, obs: Observation, name: str, seat: int, seed: int, unit: int, sub: int, decision: str):
-    """A Python bot's decision; an exception in the bot becomes one clear error naming where it happened."""
-    try:
-        return decide(obs)
-    except Exception as exc:  # the user's code: report whatever it raised, with its location
-        frame = traceback.extract_tb(exc.__traceback__)[-1]
-        where = f"{Path(frame.filename).name}:{frame.lineno}"
-        raise _bot_error(
-            name, seat, seed, unit, sub, decision, f"raised {type(exc).__name__}: {exc} (at {where})"
-        ) from exc
-
-
-def _checked_card(choice, legal: int, name: str, seat: int, seed: int, unit: int, sub: int, t: int, i: int) -> int:
-    """The card index a Python bot chose, or a clear error if it is unknown or illegal (D2)."""
-    card = -1  # anything but a card name or an integer index (a bool, a float, None) is refused
-    if isinstance(choice, str):
-        try:
-            card = JASS36.parse(choice)
-        except CardsimError:
-            pass
-    elif isinstance(choice, (int, np.integer)) and not isinstance(choice, bool):
-        card = int(choice)
-    if not 0 <= card < 36 or not legal >> card & 1:
-        shown = JASS36.name_of(card) if 0 <= card < 36 else repr(choice)
-        raise _bot_error(
-            name, seat, seed, unit, sub, f"trick {t + 1}, card {i + 1}",
-            f"played {shown}, which is not legal; legal: {JASS36.names(legal)}",
-        )  # fmt: skip
-    return card
