@@ -2,7 +2,7 @@
 
 Sums of the integer scores are float64, exact below 2**53, so a summary of
 100 million rounds costs a few numbers of memory and does not depend on how
-the rounds were chunked.
+the rounds were chunked. Batches are read as arrays, without building rows.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+
+from cardsim.results import Batch
 
 Z95 = 1.959963984540054
 
@@ -30,11 +32,12 @@ class Moments:
         self.total = np.zeros(self.seats, np.float64)
         self.squares = np.zeros(self.seats, np.float64)
 
-    def add(self, seat: np.ndarray, values: np.ndarray) -> None:
+    def add(self, values: np.ndarray) -> None:
+        """Add observations given as [observation, seat]."""
         values = values.astype(np.float64)
-        self.n += np.bincount(seat, minlength=self.seats)
-        self.total += np.bincount(seat, values, minlength=self.seats)
-        self.squares += np.bincount(seat, values * values, minlength=self.seats)
+        self.n += len(values)
+        self.total += values.sum(axis=0)
+        self.squares += np.square(values).sum(axis=0)
 
     def mean_std_ci(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Mean, sample standard deviation and 95% CI half-width (normal approximation) per seat."""
@@ -46,21 +49,23 @@ class Moments:
 
 
 class Summary:
-    """Streaming per-seat summary of a game's score column (and of whole games in games mode)."""
+    """Streaming per-seat summary of a game's score (and of whole games in games mode)."""
 
     def __init__(self, bots: tuple[str, ...], score: str, games: bool) -> None:
         self.bots, self.score, self.games = bots, score, games
         self.per_round = Moments(len(bots))
         self.per_game = Moments(len(bots))
         self.wins = np.zeros(len(bots))
+        self.rates: dict[str, np.ndarray] = {}
 
-    def add(self, rows: dict[str, np.ndarray]) -> None:
-        seat = rows["seat"].astype(np.intp)
-        self.per_round.add(seat, rows[self.score])
+    def add(self, batch: Batch, rates: dict[str, np.ndarray]) -> None:
+        """Add a batch; ``rates`` are the game's yes/no measures as [round, seat] (e.g. exact predictions)."""
+        self.per_round.add(batch.played_values(self.score))
+        for name, hits in rates.items():
+            self.rates[name] = self.rates.get(name, 0) + hits.sum(axis=0)
         if self.games:
-            first = rows["round"] == 0  # one row per (game, seat)
-            self.per_game.add(seat[first], rows["game_total"][first])
-            self.wins += np.bincount(seat[first], rows["game_win"][first], minlength=len(self.bots))
+            self.per_game.add(batch.game_totals())
+            self.wins += batch.game_wins().sum(axis=0)
 
     def table(self) -> pd.DataFrame:
         mean, std, half = self.per_round.mean_std_ci()
@@ -75,6 +80,8 @@ class Summary:
                 "ci95_high": mean + half,
             }
         )
+        for name, hits in self.rates.items():
+            table[name] = hits / np.maximum(self.per_round.n, 1)
         if self.games:
             game_mean, _, game_half = self.per_game.mean_std_ci()
             table["games"] = self.per_game.n
@@ -90,6 +97,6 @@ def format_table(table: pd.DataFrame) -> str:
     shown = table.copy()
     for col in shown.columns:
         if shown[col].dtype.kind == "f":
-            pattern = "{:.3f}" if col == "win_rate" else "{:.2f}"
+            pattern = "{:.3f}" if col.endswith("rate") else "{:.2f}"
             shown[col] = shown[col].map(lambda v, p=pattern: "nan" if math.isnan(v) else p.format(v))
     return shown.to_string(index=False)

@@ -139,6 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("cardsim: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into a command that stopped reading (e.g. head)
+        sys.stderr.close()
+        return 0
     return 0
 
 

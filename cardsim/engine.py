@@ -103,10 +103,10 @@ def simulate(
     try:
         for start in range(0, units, chunk):
             count = min(chunk, units - start)
-            rows = game.run(rule_set, lineup, seed, start, count, games_mode)
-            summary.add(rows)
+            batch = game.run(rule_set, lineup, seed, start, count, games_mode)
+            summary.add(batch, game.rates(batch))
             if writer or keep_rows:
-                frame = _frame(rows, constants, lineup.names, game.categories)
+                frame = _frame(batch.rows(), constants, lineup.names, game.categories)
                 if writer:
                     writer.write(frame)
                 if keep_rows:

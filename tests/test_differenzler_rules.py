@@ -296,7 +296,7 @@ def test_A6_seat_order_dealer_and_leaders():
 
 def test_A6_first_hand_random_then_rotates():
     """A6: First Hand of a game's first round is random, then passes to the next seat each round."""
-    rows = GAME.run(DEFAULT, GAME.lineup("heuristic"), 21, 0, 4000, games=True)
+    rows = GAME.run(DEFAULT, GAME.lineup("heuristic"), 21, 0, 4000, games=True).rows()
     games = per_game(rows, 14)
     first = games["first_hand"]
     rotated = (first[:, :1] + np.arange(14)) % 4
@@ -315,7 +315,7 @@ def test_A6_first_hand_random_then_rotates():
 def test_A7_predictions_are_0_to_157():
     """A7: every prediction is an integer 0..157 (the random bot reaches both ends)."""
     for bot in ("random", "heuristic"):
-        pred = GAME.run(DEFAULT, GAME.lineup(bot), 4, 0, 20000, games=False)["prediction"]
+        pred = GAME.run(DEFAULT, GAME.lineup(bot), 4, 0, 20000, games=False).rows()["prediction"]
         assert pred.min() >= 0 and pred.max() <= 157
         if bot == "random":
             assert pred.min() == 0 and pred.max() == 157
@@ -618,7 +618,7 @@ def test_A10_penalty_kernel():
 def test_A10_penalty_in_played_rounds(bonus):
     """A10: every played round scores |prediction - points|, less exact_bonus for an exact prediction above 0."""
     r = GAME.make_rules({"exact_bonus": bonus})
-    rows = GAME.run(r, GAME.lineup("random"), 13, 0, 20000, games=False)
+    rows = GAME.run(r, GAME.lineup("random"), 13, 0, 20000, games=False).rows()
     pred, pts, pen = (rows[k].astype(np.int64) for k in ("prediction", "points", "penalty"))
     exact = pred == pts
     assert (pen == np.where(exact & (pred > 0), -bonus, np.abs(pred - pts))).all()
@@ -649,7 +649,7 @@ def test_A11_whole_games_and_tiebreaks(cap):
     """A11: >= 4 rounds per game; a longer game was tied for the lowest total after every round from the 4th on;
     it ends with a unique lowest total or after 4 + max_tiebreak_rounds rounds, a tie then being a shared win."""
     r = GAME.make_rules({"max_tiebreak_rounds": cap})
-    g = per_game(GAME.run(r, GAME.lineup("heuristic"), 5, 0, 20000, games=True), 4 + cap)
+    g = per_game(GAME.run(r, GAME.lineup("heuristic"), 5, 0, 20000, games=True).rows(), 4 + cap)
     rounds = g["rounds"]
     assert rounds.size == 20000 and rounds.min() >= 4 and rounds.max() <= 4 + cap
     totals = g["penalty"].cumsum(axis=1)  # totals[:, k]: after k + 1 rounds
@@ -675,10 +675,10 @@ def test_A11_whole_games_and_tiebreaks(cap):
 def test_A12_every_round_distributes_exactly_157(bots):
     """A12: no Weis, no Stoeck, no match bonus - the points of every round sum to exactly 157."""
     lu = GAME.lineup(bots)
-    rows = GAME.run(DEFAULT, lu, 6, 0, 20000, games=False)
+    rows = GAME.run(DEFAULT, lu, 6, 0, 20000, games=False).rows()
     assert (rows["points"].astype(np.int64).reshape(-1, 4).sum(axis=1) == 157).all()
     assert rows["points"].min() >= 0
-    rows = GAME.run(DEFAULT, lu, 6, 0, 2000, games=True)
+    rows = GAME.run(DEFAULT, lu, 6, 0, 2000, games=True).rows()
     assert (rows["points"].astype(np.int64).reshape(-1, 4).sum(axis=1) == 157).all()
 
 
@@ -802,8 +802,8 @@ def test_compiled_and_python_drivers_agree(bots, seed, options, games):
     """D3/A5-A11: the compiled batch kernels and the plain-Python driver give identical rows for built-in bots."""
     r, lu = GAME.make_rules(options), GAME.lineup(bots)
     start, count = (1000, 60) if games else (500, 200)
-    fast = GAME.run(r, lu, seed, start, count, games=games)
-    slow = GAME.run(r, lu, seed, start, count, games=games, engine="python")
+    fast = GAME.run(r, lu, seed, start, count, games=games).rows()
+    slow = GAME.run(r, lu, seed, start, count, games=games, engine="python").rows()
     assert fast.keys() == slow.keys()
     for key in fast:
         assert fast[key].dtype == slow[key].dtype, key

@@ -17,6 +17,7 @@ from cardsim.cards import Deck
 from cardsim.errors import CardsimError
 from cardsim.lineup import Lineup, make_lineup
 from cardsim.options import make_rules
+from cardsim.results import Batch
 
 GAMES = {"differenzler": "cardsim.games.differenzler.game"}
 
@@ -50,12 +51,12 @@ class Game(ABC):
         return make_lineup(spec, self.name, self.check_players(players), self.builtin_bots, self.decisions)
 
     @abstractmethod
-    def run(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool) -> dict[str, np.ndarray]:
-        """Rows, one per (round, seat), of units ``start .. start+count-1`` (rounds, or whole games).
+    def run(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool) -> Batch:
+        """Units ``start .. start+count-1`` (single rounds, or whole games) as a batch of arrays."""
 
-        Games mode adds per-game columns ``game_no``, ``game_total`` and
-        ``game_win`` (1 for a win, 1/k for a win shared by k, else 0).
-        """
+    def rates(self, batch: Batch) -> dict[str, np.ndarray]:
+        """The game's own yes/no measures as [round, seat], summarised per seat as rates (e.g. exact predictions)."""
+        return {}
 
     @abstractmethod
     def replay(self, rules: Any, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:

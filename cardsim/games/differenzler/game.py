@@ -13,6 +13,7 @@ from cardsim.games.differenzler.play import play_round_py, simulate_games, simul
 from cardsim.games.differenzler.rules import PLAYERS, ROUNDS_PER_GAME, DifferenzlerRules, game_over
 from cardsim.lineup import Lineup
 from cardsim.options import rules_text
+from cardsim.results import Batch
 
 SUIT_NAMES = list("SHDC")
 
@@ -32,8 +33,8 @@ class Differenzler(Game):
     def run(
         self, rules: DifferenzlerRules, lineup: Lineup, seed: int, start: int, count: int, games: bool,
         engine: str = "auto",
-    ) -> dict[str, np.ndarray]:  # fmt: skip
-        """Rows per (round, seat); ``engine="python"`` forces the plain-Python driver (a cross-check)."""
+    ) -> Batch:  # fmt: skip
+        """The batch of rounds or games; ``engine="python"`` forces the plain-Python driver (a cross-check)."""
         rounds = ROUNDS_PER_GAME + rules.max_tiebreak_rounds if games else 1
         played = np.ones(count, np.int64)
         first_hands = np.zeros((count, rounds), np.int8)
@@ -54,7 +55,12 @@ class Differenzler(Game):
                 for r, rec in enumerate(records):
                     first_hands[u, r], trump_cards[u, r] = rec.first_hand, rec.trump_card
                     predictions[u, r], points[u, r], penalties[u, r] = rec.predictions, rec.points, rec.penalties
-        return _rows(start, played, first_hands, trump_cards, predictions, points, penalties, games)
+        per_round = {"first_hand": first_hands, "trump_card": trump_cards, "trump": trump_cards // 9}
+        per_seat = {"prediction": predictions, "points": points, "penalty": penalties}
+        return Batch(start, played, per_round, per_seat, games, self.score, not self.lower_is_better)
+
+    def rates(self, batch: Batch) -> dict[str, np.ndarray]:
+        return {"exact_rate": batch.played_values("prediction") == batch.played_values("points")}
 
     def _play_py(
         self, rules: DifferenzlerRules, lineup: Lineup, seed: int, unit: int, games: bool, upto: int = -1
@@ -136,36 +142,6 @@ class Differenzler(Game):
                 f"took {record['points'][seat]:>3}  penalty {record['penalties'][seat]:>3}"
             )
         return "\n".join(lines)
-
-
-def _rows(
-    start, played, first_hands, trump_cards, predictions, points, penalties, games: bool
-) -> dict[str, np.ndarray]:
-    """Tidy rows, one per (unit, round, seat) that was played."""
-    count, rounds = first_hands.shape
-    valid = np.arange(rounds)[None, :] < played[:, None]  # [unit, round]
-    unit, rnd = np.nonzero(valid)
-    cols = {
-        "round": np.repeat(rnd if games else start + unit, PLAYERS).astype(np.int64),
-        "seat": np.tile(np.arange(PLAYERS, dtype=np.int8), unit.size),
-        "first_hand": np.repeat(first_hands[unit, rnd], PLAYERS),
-        "trump_card": np.repeat(trump_cards[unit, rnd], PLAYERS),
-        "trump": np.repeat(trump_cards[unit, rnd] // 9, PLAYERS).astype(np.int8),
-        "prediction": predictions[unit, rnd].ravel(),
-        "points": points[unit, rnd].ravel(),
-        "penalty": penalties[unit, rnd].ravel(),
-    }
-    if games:
-        totals = (penalties.astype(np.int64) * valid[:, :, None]).sum(axis=1)  # [unit, seat]
-        best = totals == totals.min(axis=1, keepdims=True)
-        wins = best / best.sum(axis=1, keepdims=True)
-        cols = {
-            "game_no": np.repeat(start + unit, PLAYERS).astype(np.int64),
-            **cols,
-            "game_total": totals[unit].ravel(),
-            "game_win": wins[unit].ravel(),
-        }
-    return cols
 
 
 GAME = Differenzler()

@@ -1,0 +1,65 @@
+"""Results shared by all games: a batch of rounds as arrays, and as tidy rows.
+
+A game's batch kernel fills arrays indexed ``[unit, round]`` (per round) and
+``[unit, round, seat]`` (per seat), where a unit is a single round or a whole
+game. Summaries read these arrays directly; the long table with one row per
+(round, seat) is built only when rows are written or kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class Batch:
+    """Units ``start .. start + len(played) - 1``; ``played[unit]`` rounds of each are filled."""
+
+    start: int
+    played: np.ndarray
+    per_round: dict[str, np.ndarray]
+    per_seat: dict[str, np.ndarray]
+    games: bool
+    score: str
+    higher_is_better: bool
+
+    @property
+    def valid(self) -> np.ndarray:
+        """[unit, round] mask of the rounds that were played."""
+        rounds = self.per_seat[self.score].shape[1]
+        return np.arange(rounds)[None, :] < self.played[:, None]
+
+    def played_values(self, name: str) -> np.ndarray:
+        """A per-seat quantity as [rounds played, seat]."""
+        values = self.per_seat[name]
+        return values[:, 0] if values.shape[1] == 1 else values[self.valid]
+
+    def game_totals(self) -> np.ndarray:
+        """[unit, seat] sums of the score over each game's rounds."""
+        return (self.per_seat[self.score].astype(np.int64) * self.valid[:, :, None]).sum(axis=1)
+
+    def game_wins(self) -> np.ndarray:
+        """[unit, seat]: 1 for the sole best total, 1/k for a best total shared by k, else 0."""
+        totals = self.game_totals()
+        best_total = totals.max(axis=1, keepdims=True) if self.higher_is_better else totals.min(axis=1, keepdims=True)
+        best = totals == best_total
+        return best / best.sum(axis=1, keepdims=True)
+
+    def rows(self) -> dict[str, np.ndarray]:
+        """Tidy columns, one row per (round, seat); games add ``game_no``, ``game_total``, ``game_win``."""
+        seats = self.per_seat[self.score].shape[2]
+        unit, rnd = np.nonzero(self.valid)
+        cols = {"round": np.repeat(rnd if self.games else self.start + unit, seats).astype(np.int64)}
+        cols["seat"] = np.tile(np.arange(seats, dtype=np.int8), unit.size)
+        cols.update({name: np.repeat(values[unit, rnd], seats) for name, values in self.per_round.items()})
+        cols.update({name: values[unit, rnd].ravel() for name, values in self.per_seat.items()})
+        if not self.games:
+            return cols
+        return {
+            "game_no": np.repeat(self.start + unit, seats).astype(np.int64),
+            **cols,
+            "game_total": self.game_totals()[unit].ravel(),
+            "game_win": self.game_wins()[unit].ravel(),
+        }
