@@ -9,16 +9,18 @@
  * no undertrumping when following), trick winner A9, points A4 with +5 for the last
  * trick, penalty |prediction - points| (A10, exact_bonus 0).
  *
- * The random numbers are cardsim's (cardsim/rng.py): per round, splitmix64 hashes
- * (seed, round, 0, stream) into five xoshiro256** states (stream 0 deals, stream 1+s
- * serves seat s), with Lemire's unbiased bounded draws, drawn in the same order as
- * the engine's kernel. So the per-seat penalty sums equal the engine's for the same
- * seed and rounds, which throughput.py checks: both programs do the same work.
+ * Random numbers as in cardsim/rng.py: per round, splitmix64 hashes (seed, round, 0,
+ * stream) into five xoshiro256** states (stream 0 deals, stream 1+s serves seat s), and
+ * bounded draws use Lemire's unbiased multiply-shift. The deal is a Fisher-Yates shuffle
+ * of the 36 cards dealt nine by nine from the dealer's left. The per-seat sums of
+ * penalties and of their squares are printed so throughput.py can check that the
+ * engine's mean penalties agree (they match exactly while the engine deals the same way).
  *
  * Checks its own invariant (every round distributes exactly 157 points; exit 2
  * otherwise) and prints one JSON line with rounds/s and a checksum of all rounds,
  * so the loop cannot be optimised away.
  */
+#define _POSIX_C_SOURCE 199309L
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,6 +28,9 @@
 #include <time.h>
 #ifdef __BMI2__
 #include <immintrin.h>
+#define PDEP "true"
+#else
+#define PDEP "false"
 #endif
 
 #define PLAYERS 4
@@ -68,8 +73,7 @@ static inline uint32_t below(rng_t *r, uint32_t n) {
 static inline void seed_streams(rng_t *rng, int streams, uint64_t seed, uint64_t unit, uint64_t sub) {
     uint64_t key = splitmix64(splitmix64(splitmix64(seed) ^ unit) ^ sub);
     for (int k = 0; k < streams; k++) {
-        uint64_t z = splitmix64(key ^ (uint64_t)k);
-        for (int i = 0; i < 4; i++) rng[k].s[i] = z = splitmix64(z);
+        for (int i = 0; i < 4; i++) rng[k].s[i] = splitmix64(key + (uint64_t)(4 * k + i) * 0x9E3779B97F4A7C15ULL);
     }
 }
 
@@ -133,7 +137,7 @@ int main(int argc, char **argv) {
     uint64_t start = argc > 3 ? strtoull(argv[3], NULL, 10) : 0;
     init_tables();
 
-    uint64_t penalty_sum[PLAYERS] = {0}, checksum = 0;
+    uint64_t penalty_sum[PLAYERS] = {0}, penalty_sq[PLAYERS] = {0}, checksum = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (uint64_t n = 0; n < rounds; n++) {
@@ -184,6 +188,7 @@ int main(int argc, char **argv) {
             int p = abs(prediction[s] - points[s]);
             total += points[s];
             penalty_sum[s] += (uint64_t)p;
+            penalty_sq[s] += (uint64_t)(p * p);
             checksum = checksum * 0x100000001B3ull ^ (uint64_t)(points[s] << 8 | p);
         }
         if (total != 157) {
@@ -195,14 +200,10 @@ int main(int argc, char **argv) {
     double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     printf("{\"rounds\": %" PRIu64 ", \"seed\": %" PRIu64 ", \"start\": %" PRIu64 ", \"seconds\": %.6f, "
            "\"rounds_per_s\": %.1f, \"points_invariant\": true, \"checksum\": \"%016" PRIx64 "\", "
-           "\"penalty_sum\": [%" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 "], \"pdep\": %s}\n",
+           "\"penalty_sum\": [%" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 "], "
+           "\"penalty_sq_sum\": [%" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 "], \"pdep\": %s}\n",
            rounds, seed, start, seconds, seconds > 0 ? (double)rounds / seconds : 0.0, checksum,
            penalty_sum[0], penalty_sum[1], penalty_sum[2], penalty_sum[3],
-#ifdef __BMI2__
-           "true"
-#else
-           "false"
-#endif
-    );
+           penalty_sq[0], penalty_sq[1], penalty_sq[2], penalty_sq[3], PDEP);
     return 0;
 }

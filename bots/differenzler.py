@@ -21,8 +21,11 @@ from cardsim.games.differenzler.rules import (
     NINE,
     POINTS,
     QUEEN,
+    RANK_OF,
     SUIT_MASK,
+    SUIT_OF,
     TRUMP_LEVEL,
+    TRUMP_LEVEL_OF,
     trick_key,
 )
 from cardsim.rng import below
@@ -43,7 +46,7 @@ _TRUMP_WIN_CHANCE = np.array([0.3, 0.3, 0.3, 0.45, 0.5, 0.6, 0.75, 0.9, 1.0])
 @njit(cache=True)
 def _win_chance(card: int, hand: np.uint64, trump: int) -> float:
     """Rough chance that ``card`` wins a trick, from its rank and its suit in the hand."""
-    suit, rank = card // 9, card % 9
+    suit, rank = SUIT_OF[card], RANK_OF[card]
     suit_cards = hand & SUIT_MASK[suit]
     length = popcount(suit_cards)
     holds_ace = suit_cards >> np.uint64(9 * suit + ACE) & np.uint64(1)
@@ -78,9 +81,9 @@ def heuristic_prediction(hand: np.uint64, trump: int) -> int:
 @njit(cache=True, inline="always")
 def _strength(card: int, trump: int) -> int:
     """Strength of a card for leading or keeping: trumps above plain cards, by order."""
-    if card // 9 == trump:
-        return 20 + TRUMP_LEVEL[card % 9]
-    return card % 9
+    if SUIT_OF[card] == trump:
+        return 20 + TRUMP_LEVEL_OF[trump, card]
+    return RANK_OF[card]
 
 
 @njit(cache=True)

@@ -12,10 +12,24 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from numba import njit
 
 from cardsim.results import Batch
 
 Z95 = 1.959963984540054
+
+
+@njit(cache=True)
+def _column_sums(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Exact per-column sums and sums of squares of an integer [n, seats] array, in one pass."""
+    total = np.zeros(values.shape[1], np.int64)
+    squares = np.zeros(values.shape[1], np.int64)
+    for i in range(values.shape[0]):
+        for j in range(values.shape[1]):
+            v = np.int64(values[i, j])
+            total[j] += v
+            squares[j] += v * v
+    return total.astype(np.float64), squares.astype(np.float64)
 
 
 @dataclass
@@ -33,11 +47,11 @@ class Moments:
         self.squares = np.zeros(self.seats, np.float64)
 
     def add(self, values: np.ndarray) -> None:
-        """Add observations given as [observation, seat]."""
-        values = values.astype(np.float64)
+        """Add integer observations given as [observation, seat]."""
+        total, squares = _column_sums(values)
         self.n += len(values)
-        self.total += values.sum(axis=0)
-        self.squares += np.square(values).sum(axis=0)
+        self.total += total
+        self.squares += squares
 
     def mean_std_ci(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Mean, sample standard deviation and 95% CI half-width (normal approximation) per seat."""

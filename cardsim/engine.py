@@ -26,8 +26,8 @@ from cardsim.games import Game, get_game
 from cardsim.options import rules_text
 from cardsim.rng import check_seed
 
-ROUNDS_PER_CHUNK = 1 << 20
-ROWS_PER_CHUNK_WITH_OUT = 1 << 20  # rows held in memory before they go to the Parquet file
+ROUNDS_PER_CHUNK = 1 << 18
+ROWS_PER_CHUNK_WITH_OUT = 1 << 19  # rows held in memory before they go to the Parquet file
 GAMES_PER_CHUNK = 1 << 16
 
 

@@ -2,8 +2,8 @@
 
 Every random choice of round ``unit`` (sub-round ``sub``) of an experiment with
 seed ``seed`` comes from a stream keyed by ``(seed, unit, sub, stream)``:
-stream 0 deals the cards, stream ``1 + seat`` serves that seat's bot. A key
-is hashed with splitmix64 into the state of a xoshiro256** generator. No
+stream 0 deals the cards, stream ``1 + seat`` serves that seat's bot. The
+key seeds a splitmix64 sequence that fills the xoshiro256** states. No
 global generator is shared, so results do not depend on threads, chunking,
 processes or machines, and any single round can be replayed on its own.
 Giving each seat its own stream also means that swapping one bot does not
@@ -23,10 +23,13 @@ DEAL_STREAM = 0
 MASK64 = (1 << 64) - 1
 
 
+GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+
+
 @njit(cache=True, inline="always")
 def splitmix64(x: np.uint64) -> np.uint64:
-    """One step of splitmix64: a strong 64-bit mixing of ``x``."""
-    z = np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)
+    """The splitmix64 output for state ``x``: ``x`` advanced by the golden gamma, then mixed."""
+    z = np.uint64(x) + GOLDEN_GAMMA
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
@@ -34,13 +37,16 @@ def splitmix64(x: np.uint64) -> np.uint64:
 
 @njit(cache=True)
 def seed_streams(states: np.ndarray, seed: np.uint64, unit: int, sub: int) -> None:
-    """Fill each row ``k`` of ``states`` (uint64[streams, 4]) with the xoshiro256** state of stream k."""
+    """Fill each row ``k`` of ``states`` (uint64[streams, 4]) with the xoshiro256** state of stream k.
+
+    The key hashes (seed, unit, sub); the states are the splitmix64 sequence
+    from that key (the seeding xoshiro's authors recommend). Its terms are
+    independent of each other, so the CPU computes them in parallel.
+    """
     key = splitmix64(splitmix64(splitmix64(np.uint64(seed)) ^ np.uint64(unit)) ^ np.uint64(sub))
     for stream in range(states.shape[0]):
-        z = splitmix64(key ^ np.uint64(stream))
         for i in range(4):
-            z = splitmix64(z)
-            states[stream, i] = z
+            states[stream, i] = splitmix64(key + np.uint64(4 * stream + i) * GOLDEN_GAMMA)
 
 
 @njit(cache=True, inline="always")

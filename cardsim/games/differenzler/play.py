@@ -27,6 +27,7 @@ from cardsim.games.differenzler.rules import (
     MAX_PREDICTION,
     PLAYERS,
     POINTS,
+    SUIT_OF,
     TRICKS,
     game_over,
     legal_mask,
@@ -91,7 +92,7 @@ def play_round(
     passed whole: the hot loop creates no array views.
     """
     first_hand, trump_card = start_round(seed, unit, sub, first_hand, rng, hands)
-    trump = trump_card // 9
+    trump = SUIT_OF[trump_card]
     for s in range(PLAYERS):
         predictions[s] = builtin.predict(bots[s], rng, 1 + s, hands[s], trump)
         points[s] = 0
@@ -108,7 +109,7 @@ def play_round(
             hands[seat] ^= bit(card)
             history[t, 2 + i] = card
             if i == 0:
-                led = card // 9
+                led = SUIT_OF[card]
             key = trick_key(card, led, trump)  # A9, decided card by card
             if key > top_key:
                 top_key, winner = key, seat

@@ -31,6 +31,11 @@ TRUMP_VALUE = np.array([0, 0, 0, 14, 10, 20, 3, 4, 11], np.int64)
 TRUMP_LEVEL = np.array([0, 1, 2, 7, 3, 8, 4, 5, 6], np.int64)
 
 SUIT_MASK = np.array([JASS36.suit_mask(s) for s in range(4)], np.uint64)
+# Suit and rank of every card, and TRUMP_LEVEL_OF[trump, card] (-1 for a non-trump): table lookups are
+# cheaper in the hot loop than numba's Python-semantics integer division.
+SUIT_OF = np.array([JASS36.suit_of(c) for c in range(36)], np.int64)
+RANK_OF = np.array([JASS36.rank_of(c) for c in range(36)], np.int64)
+TRUMP_LEVEL_OF = np.array([[TRUMP_LEVEL[c % 9] if c // 9 == t else -1 for c in range(36)] for t in range(4)], np.int64)
 # POINTS[trump, card]: the value of every card under each trump suit.
 POINTS = np.array(
     [[(TRUMP_VALUE if c // 9 == t else PLAIN_VALUE)[c % 9] for c in range(36)] for t in range(4)], np.int64
@@ -59,26 +64,19 @@ class DifferenzlerRules:
 
 
 @njit(cache=True, inline="always")
-def suit_of(card: int) -> int:
-    return card // 9
-
-
-@njit(cache=True, inline="always")
 def trump_level(card: int, trump: int) -> int:
     """A3: strength of a card in the trump order (0..8), -1 if it is not a trump."""
-    if card // 9 != trump:
-        return -1
-    return TRUMP_LEVEL[card % 9]
+    return TRUMP_LEVEL_OF[trump, card]
 
 
 @njit(cache=True, inline="always")
 def trick_key(card: int, led: int, trump: int) -> int:
     """A9 as one number: any trump beats any led-suit card, which beats any other card."""
-    suit = card // 9
+    suit = SUIT_OF[card]
     if suit == trump:
-        return 20 + TRUMP_LEVEL[card % 9]
+        return 20 + TRUMP_LEVEL_OF[trump, card]
     if suit == led:
-        return 10 + card % 9
+        return 10 + RANK_OF[card]
     return 0
 
 
@@ -105,7 +103,7 @@ def legal_mask(hand: np.uint64, led: int, trump: int, top_trump: int) -> np.uint
 @njit(cache=True)
 def trick_winner(cards: np.ndarray, trump: int) -> int:
     """A9: position (0 = leader) of the winning card in a full trick of 4 cards in play order."""
-    led = cards[0] // 9
+    led = SUIT_OF[cards[0]]
     best, best_key = 0, trick_key(cards[0], led, trump)
     for i in range(1, PLAYERS):
         key = trick_key(cards[i], led, trump)
