@@ -22,6 +22,7 @@ from numba import njit, prange
 
 import bots.differenzler as builtin
 from cardsim.cards import JASS36, bit, nth_card
+from cardsim.deal import deal_hands
 from cardsim.games.differenzler.rules import (
     LAST_TRICK_BONUS,
     MAX_PREDICTION,
@@ -54,20 +55,10 @@ def start_round(seed: np.uint64, unit: int, sub: int, first_hand: int, rng: np.n
     if first_hand < 0:
         first_hand = drawn
     dealer = (first_hand + PLAYERS - 1) % PLAYERS
-    # Nine random cards each to the three seats after the dealer; the dealer keeps the rest and shows
-    # one of them at random: the same as a shuffled deck whose 36th card is the dealer's last.
-    rest = np.uint64((1 << 36) - 1)
-    left = 36
-    for i in range(1, PLAYERS):
-        hand = np.uint64(0)
-        for _ in range(TRICKS):
-            card = bit(nth_card(rest, below(rng, DEAL_STREAM, left)))
-            hand |= card
-            rest ^= card
-            left -= 1
-        hands[(dealer + i) % PLAYERS] = hand
-    hands[dealer] = rest
-    return first_hand, nth_card(rest, below(rng, DEAL_STREAM, TRICKS))
+    # Nine cards each from the dealer's left; the dealer shows one of the last nine at random: the same
+    # as a shuffled deck whose 36th card is the dealer's last.
+    deal_hands(rng, DEAL_STREAM, np.uint64((1 << 36) - 1), hands, dealer + 1, PLAYERS, TRICKS)
+    return first_hand, nth_card(hands[dealer], below(rng, DEAL_STREAM, TRICKS))
 
 
 @njit(cache=True, inline="always")

@@ -1,0 +1,41 @@
+"""Dealing random hands from a bitmask deck, shared by every game's kernels.
+
+Picking each card uniformly from the cards still in the deck (``nth_card`` on
+the remaining mask) gives the same distribution as shuffling the whole deck
+and dealing it out, with fewer random draws: the last hand (or the kitty)
+is simply what remains.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardsim.cards import bit, nth_card, popcount
+from cardsim.rng import below
+
+
+@njit(cache=True, inline="always")
+def draw_cards(rng: np.ndarray, stream: int, deck: np.uint64, count: int) -> np.uint64:
+    """``count`` cards drawn uniformly without replacement from the bitmask ``deck``."""
+    left = popcount(deck)
+    if count == left:  # the last hand: no choice left
+        return deck
+    drawn = np.uint64(0)
+    for _ in range(count):
+        card = bit(nth_card(deck & ~drawn, below(rng, stream, left)))
+        drawn |= card
+        left -= 1
+    return drawn
+
+
+@njit(cache=True, inline="always")
+def deal_hands(
+    rng: np.ndarray, stream: int, deck: np.uint64, hands: np.ndarray, first: int, players: int, per_hand: int
+) -> np.uint64:
+    """Deal ``per_hand`` cards to each seat from ``first`` on (in seat order); returns the undealt cards."""
+    for i in range(players):
+        hand = draw_cards(rng, stream, deck, per_hand)
+        hands[(first + i) % players] = hand
+        deck ^= hand
+    return deck
