@@ -76,8 +76,8 @@ def simulate(
     ``keep_rows`` also returns them as a DataFrame (for small runs).
     """
     game = get_game(game) if isinstance(game, str) else game
-    rule_set = game.make_rules(rules)
-    lineup = game.lineup(bots, players)
+    rule_set = game.make_rules(rules, players)
+    lineup = game.lineup(bots, rule_set)
     seed = check_seed(seed)
     threads = check_threads(threads)
     if (rounds is None) == (games is None):
@@ -200,6 +200,6 @@ def replay(
     """Everything that happened in one round: round ``round`` of single-round runs,
     or round ``round`` of game ``game_no`` of games runs, with the same seed, bots and rules."""
     game = get_game(game) if isinstance(game, str) else game
-    rule_set = game.make_rules(rules)
-    lineup = game.lineup(bots, players)
+    rule_set = game.make_rules(rules, players)
+    lineup = game.lineup(bots, rule_set)
     return game.replay(rule_set, lineup, check_seed(seed), round, game_no)

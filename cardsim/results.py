@@ -31,14 +31,22 @@ class Batch:
         rounds = self.per_seat[self.score].shape[1]
         return np.arange(rounds)[None, :] < self.played[:, None]
 
+    @property
+    def complete(self) -> bool:
+        """True when every unit filled every round (single rounds; games without tie-breaks)."""
+        return bool((self.played == self.per_seat[self.score].shape[1]).all())
+
     def played_values(self, name: str) -> np.ndarray:
         """A per-seat quantity as [rounds played, seat]."""
         values = self.per_seat[name]
-        return values[:, 0] if values.shape[1] == 1 else values[self.valid]
+        return values.reshape(-1, values.shape[2]) if self.complete else values[self.valid]
 
     def game_totals(self) -> np.ndarray:
         """[unit, seat] sums of the score over each game's rounds."""
-        return (self.per_seat[self.score].astype(np.int64) * self.valid[:, :, None]).sum(axis=1)
+        values = self.per_seat[self.score]
+        if self.complete:
+            return values.sum(axis=1, dtype=np.int64)
+        return (values.astype(np.int64) * self.valid[:, :, None]).sum(axis=1)
 
     def game_wins(self) -> np.ndarray:
         """[unit, seat]: 1 for the sole best total, 1/k for a best total shared by k, else 0."""

@@ -36,15 +36,15 @@ def splitmix64(x: np.uint64) -> np.uint64:
 
 
 @njit(cache=True)
-def seed_streams(states: np.ndarray, seed: np.uint64, unit: int, sub: int) -> None:
-    """Fill each row ``k`` of ``states`` (uint64[streams, 4]) with the xoshiro256** state of stream k.
+def seed_streams(states: np.ndarray, seed: np.uint64, unit: int, sub: int, streams: int = -1) -> None:
+    """Fill rows ``k < streams`` (default: all) of ``states`` (uint64[rows, 4]) with the xoshiro256** state of stream k.
 
     The key hashes (seed, unit, sub); the states are the splitmix64 sequence
     from that key (the seeding xoshiro's authors recommend). Its terms are
     independent of each other, so the CPU computes them in parallel.
     """
     key = splitmix64(splitmix64(splitmix64(np.uint64(seed)) ^ np.uint64(unit)) ^ np.uint64(sub))
-    for stream in range(states.shape[0]):
+    for stream in range(states.shape[0] if streams < 0 else streams):
         for i in range(4):
             states[stream, i] = splitmix64(key + np.uint64(4 * stream + i) * GOLDEN_GAMMA)
 

@@ -7,6 +7,7 @@ Modules load on first use, so ``cardsim`` starts fast.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
@@ -19,7 +20,7 @@ from cardsim.lineup import Lineup, make_lineup
 from cardsim.options import make_rules
 from cardsim.results import Batch
 
-GAMES = {"differenzler": "cardsim.games.differenzler.game"}
+GAMES = {"differenzler": "cardsim.games.differenzler.game", "wizard": "cardsim.games.wizard.game"}
 
 
 class Game(ABC):
@@ -36,19 +37,21 @@ class Game(ABC):
     lower_is_better: ClassVar[bool]
     categories: ClassVar[dict[str, list[str]]] = {}  # int-coded columns and their labels
 
-    def make_rules(self, settings: dict[str, Any] | list[str] | None = None) -> Any:
-        return make_rules(self.rules_class, self.name, settings)
-
-    def check_players(self, players: int | None) -> int:
-        if players is None:
-            return self.players[0]
-        if players not in self.players:
+    def make_rules(self, settings: dict[str, Any] | list[str] | None = None, players: int | None = None) -> Any:
+        """Validated rules; ``players`` is a rule where the game allows a choice, else it must be the fixed count."""
+        if players is not None and "players" in {f.name for f in dataclasses.fields(self.rules_class)}:
+            settings = [*_as_items(settings), f"players={players}"]
+        elif players is not None and players not in self.players:
             allowed = ", ".join(map(str, self.players))
             raise CardsimError(f"{self.name} is played by {allowed} players, not {players}")
-        return players
+        return make_rules(self.rules_class, self.name, settings)
 
-    def lineup(self, spec: str | list[str], players: int | None = None) -> Lineup:
-        return make_lineup(spec, self.name, self.check_players(players), self.builtin_bots, self.decisions)
+    def seats(self, rules: Any = None) -> int:
+        """Number of players under these rules (the default rules if none are given)."""
+        return getattr(rules or self.make_rules(), "players", self.players[0])
+
+    def lineup(self, spec: str | list[str], rules: Any = None) -> Lineup:
+        return make_lineup(spec, self.name, self.seats(rules), self.builtin_bots, self.decisions)
 
     @abstractmethod
     def run(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool) -> Batch:
@@ -65,6 +68,12 @@ class Game(ABC):
     @abstractmethod
     def format_replay(self, record: dict) -> str:
         """A replay dict as readable text."""
+
+
+def _as_items(settings: dict[str, Any] | list[str] | None) -> list[str]:
+    if settings is None:
+        return []
+    return [f"{k}={v}" for k, v in settings.items()] if isinstance(settings, dict) else list(settings)
 
 
 def get_game(name: str) -> Game:

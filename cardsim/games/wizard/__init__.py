@@ -1,0 +1,1 @@
+"""Wizard (RULES.md section B): ``rules`` (kernels), ``play`` (round course), ``game`` (front)."""
