@@ -164,8 +164,8 @@ def test_A2_exactly_four_players():
     assert rules.PLAYERS == 4 and GAME.players == (4,)
     with pytest.raises(CardsimError):
         GAME.lineup("random,random,random")
-    with pytest.raises(CardsimError):
-        GAME.check_players(5)
+    with pytest.raises(CardsimError, match="differenzler is played by 4 players, not 5"):
+        GAME.make_rules(players=5)
     record = GAME.replay(DEFAULT, GAME.lineup("random"), 3, 0, None)
     assert len(record["hands"]) == len(record["points"]) == len(record["penalties"]) == 4
 
