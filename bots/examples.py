@@ -58,3 +58,38 @@ class Lucky:
 
     def play(self, obs) -> str:
         return obs.rng.choice(obs.legal)
+
+
+class WizardCounter:
+    """A Wizard bot: bids its Wizards and trumps of 11 and up; plays high while short of its bid, low after.
+
+    Wizard decisions: ``bid(obs) -> int`` (0..obs.cards, not ``obs.refused``),
+    ``play(obs) -> str`` and ``choose_trump(obs) -> "S" | "H" | "D" | "C"``.
+    """
+
+    name = "wizard-counter"
+
+    @staticmethod
+    def strength(card: str, trump: str | None) -> int:
+        if card.startswith("W"):
+            return 100
+        if card.startswith("J") and card[1:] in "1234":  # Jesters J1-J4 (the Wizard deck has no jacks)
+            return -1
+        rank = int(card[1:])
+        return rank + (50 if card[0] == trump else 0)
+
+    def bid(self, obs) -> int:
+        bid = sum(self.strength(card, obs.trump) >= 61 or card.startswith("W") for card in obs.hand)
+        bid = min(bid, obs.cards)
+        if bid == obs.refused:
+            bid = bid + 1 if bid < obs.cards else bid - 1
+        return bid
+
+    def play(self, obs) -> str:
+        ranked = sorted(obs.legal, key=lambda card: self.strength(card, obs.trump))
+        short = obs.tricks_won[obs.seat] < obs.bids[obs.seat]
+        return ranked[-1] if short else ranked[0]
+
+    def choose_trump(self, obs) -> str:
+        suits = [card[0] for card in obs.hand if card[0] in "SHDC" and card[1:].isdigit()]
+        return max("SHDC", key=suits.count)

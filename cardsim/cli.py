@@ -17,7 +17,9 @@ EPILOG = """examples:
   cardsim simulate differenzler --bots heuristic,random,random,random --rounds 1000000 --seed 7
   cardsim simulate differenzler --bots heuristic --games 10000 --rule exact_bonus=10 --out games.parquet
   cardsim replay differenzler --seed 7 --round 12 --bots heuristic,random,random,random
-  cardsim info differenzler
+  cardsim simulate wizard --players 4 --bots heuristic,random,random,random --games 100000 --rule schedule=tournament
+  cardsim simulate wizard --players 5 --bots heuristic --rounds 1000000 --cards 7
+  cardsim info wizard
 """
 
 
@@ -29,12 +31,13 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="{simulate,replay,info}")
 
     def common(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument("game", help="differenzler")
+        sub.add_argument("game", help="differenzler or wizard")
         sub.add_argument("--bots", default="random", help="one bot per seat, comma-separated, or one for all seats: "
                          "random, heuristic, or path/to/file.py:ClassName (default: random)")  # fmt: skip
         sub.add_argument("--seed", type=_nonnegative, default=0, help="experiment seed (default 0)")
         sub.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
-        sub.add_argument("--players", type=int, help="number of players, where the game allows a choice")
+        sub.add_argument("--players", type=int, help="number of players, where the game allows a choice (wizard: 3-6)")
+        sub.add_argument("--cards", type=_positive, help="wizard: cards per player in single rounds (rule cards=K)")
         sub.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     sim = commands.add_parser("simulate", help="play many rounds or games and summarise them per seat")
@@ -78,6 +81,11 @@ def _integer(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
 
 
+def _rules(args: argparse.Namespace) -> list[str]:
+    """--rule items, with --cards as the rule it stands for."""
+    return args.rule + ([f"cards={args.cards}"] if args.cards else [])
+
+
 def _simulate(args: argparse.Namespace) -> None:
     from cardsim.analysis import format_table
     from cardsim.engine import simulate
@@ -89,7 +97,7 @@ def _simulate(args: argparse.Namespace) -> None:
         rounds, games = None, args.games or args.rounds or 10_000
     began = time.perf_counter()
     result = simulate(
-        args.game, args.bots, rounds=rounds, games=games, seed=args.seed, rules=args.rule, players=args.players,
+        args.game, args.bots, rounds=rounds, games=games, seed=args.seed, rules=_rules(args), players=args.players,
         threads=args.threads, out=args.out, progress=args.progress,
     )  # fmt: skip
     seconds = time.perf_counter() - began
@@ -110,7 +118,7 @@ def _replay(args: argparse.Namespace) -> None:
     from cardsim.engine import replay
     from cardsim.games import get_game
 
-    record = replay(args.game, seed=args.seed, round=args.round, bots=args.bots, rules=args.rule,
+    record = replay(args.game, seed=args.seed, round=args.round, bots=args.bots, rules=_rules(args),
                     game_no=args.game_no, players=args.players)  # fmt: skip
     print(json.dumps(record) if args.json else get_game(args.game).format_replay(record))
 

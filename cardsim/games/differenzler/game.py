@@ -12,7 +12,6 @@ from cardsim.games import Game
 from cardsim.games.differenzler.play import play_round_py, simulate_games, simulate_rounds
 from cardsim.games.differenzler.rules import PLAYERS, ROUNDS_PER_GAME, DifferenzlerRules, game_over
 from cardsim.lineup import Lineup
-from cardsim.options import rules_text
 from cardsim.results import Batch
 
 SUIT_NAMES = list("SHDC")
@@ -95,7 +94,7 @@ class Differenzler(Game):
             rec = records[round]
         return {
             "game": self.name,
-            "rules": {k: v for k, v in (item.split("=") for item in rules_text(rules).split(","))},
+            "rules": asdict(rules),
             "seed": seed,
             "round": round,
             "game_no": game_no,

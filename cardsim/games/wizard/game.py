@@ -13,7 +13,6 @@ from cardsim.games import Game
 from cardsim.games.wizard.play import SUIT_LETTERS, TURN_A_CARD, play_round_py, simulate_games
 from cardsim.games.wizard.rules import MAX_PLAYERS, MIN_PLAYERS, WizardRules
 from cardsim.lineup import Lineup
-from cardsim.options import rules_text
 from cardsim.results import Batch
 
 
@@ -87,7 +86,7 @@ class Wizard(Game):
             rec = self._play_py(rules, lineup, seed, game_no, schedule, fixed, upto=round)[round]
         return {
             "game": self.name,
-            "rules": dict(item.split("=") for item in rules_text(rules).split(",")),
+            "rules": asdict(rules),
             "seed": seed,
             "round": round,
             "game_no": game_no,
