@@ -88,9 +88,7 @@ def _strength(card: int, trump: int) -> int:
 
 
 @njit(cache=True)
-def heuristic_play(
-    legal: np.uint64, led: int, top_key: int, wizard_played: bool, n_played: int, players: int, trump: int, need: int
-) -> int:
+def heuristic_play(legal: np.uint64, led: int, top_key: int, n_played: int, players: int, trump: int, need: int) -> int:
     """Win tricks while ``need`` (bid - tricks won) > 0; once the bid is made, duck and shed winners."""
     last = n_played == players - 1
     best, best_score = -1, -(10**9)
@@ -102,7 +100,7 @@ def heuristic_play(
         if n_played == 0:  # leading: the strongest card to win, a Jester or the weakest to duck
             score = strength if need > 0 else -strength
         else:
-            wins = card_key(card, led, trump, wizard_played) > top_key
+            wins = card_key(card, led, trump) > top_key
             if need > 0:  # a winner (the cheapest when last, else the strongest), else a low card, Jesters kept
                 if wins:
                     score = 1000 + (200 - strength if last else strength)
@@ -145,7 +143,6 @@ def play(
     legal: np.uint64,
     led: int,
     top_key: int,
-    wizard_played: bool,
     n_played: int,
     players: int,
     trump: int,
@@ -154,4 +151,4 @@ def play(
     """A card from ``legal`` (B6); ``top_key`` is the best ``card_key`` in the trick so far."""
     if bot == RANDOM:
         return nth_card(legal, below(rng, stream, popcount(legal)))
-    return heuristic_play(legal, led, top_key, wizard_played, n_played, players, trump, need)
+    return heuristic_play(legal, led, top_key, n_played, players, trump, need)

@@ -89,16 +89,15 @@ def play_round(
         tricks[seat] = 0
     leader = (dealer + 1) % players
     for _ in range(cards):
-        led, decided, wizard, top_key, winner = NO_SUIT, False, False, -1, leader
+        led, decided, top_key, winner = NO_SUIT, False, -1, leader
         seat = leader
         for i in range(players):
             legal = legal_mask(hands[seat], led)
             need = bids[seat] - tricks[seat]
-            card = builtin.play(bots[seat], rng, 1 + seat, legal, led, top_key, wizard, i, players, trump, need)
+            card = builtin.play(bots[seat], rng, 1 + seat, legal, led, top_key, i, players, trump, need)
             hands[seat] ^= bit(card)
             led, decided = led_after(led, decided, card)
-            key = card_key(card, led, trump, wizard)  # B7, decided card by card
-            wizard = wizard or is_wizard(card)
+            key = card_key(card, led, trump)  # B7, decided card by card
             if key > top_key:
                 top_key, winner = key, seat
             seat = seat + 1 if seat + 1 < players else 0  # no division by a variable in the hot loop
@@ -267,7 +266,7 @@ def play_round_py(
 
     leader = (dealer + 1) % players
     for t in range(cards):
-        led, decided, wizard, top_key, winner = NO_SUIT, False, False, -1, leader
+        led, decided, top_key, winner = NO_SUIT, False, -1, leader
         trick: list[int] = []
         for i in range(players):
             seat = (leader + i) % players
@@ -275,8 +274,7 @@ def play_round_py(
             need = rec.bids[seat] - tricks_won[seat]
             bot = lineup[seat]
             if isinstance(bot, int):
-                card = int(builtin.play(bot, rng, 1 + seat, np.uint64(legal), led, top_key, wizard, i, players, trump,
-                                        need))  # fmt: skip
+                card = int(builtin.play(bot, rng, 1 + seat, np.uint64(legal), led, top_key, i, players, trump, need))
             else:
                 visible = [b if rules.bidding != "secret" or s == seat else None for s, b in enumerate(rec.bids)]
                 decision = f"trick {t + 1}, card {i + 1}"
@@ -285,8 +283,7 @@ def play_round_py(
             hands[seat] ^= bit(card)
             trick.append(card)
             led, decided = (int(x) for x in led_after(led, decided, card))
-            key = int(card_key(card, led, trump, wizard))
-            wizard = wizard or bool(is_wizard(card))
+            key = int(card_key(card, led, trump))
             if key > top_key:
                 top_key, winner = key, seat
         tricks_won[winner] += 1

@@ -27,7 +27,7 @@ SUIT_MASK = np.array([WIZARD60.suit_mask(s) for s in range(4)], np.uint64)
 # Suit of every card (-1 for Wizards and Jesters), and its rank 0..12.
 SUIT_OF = np.array([WIZARD60.suit_of(c) for c in range(DECK_SIZE)], np.int64)
 RANK_OF = np.array([WIZARD60.rank_of(c) for c in range(DECK_SIZE)], np.int64)
-WIZARD_KEY = 100  # the first Wizard beats everything after it (B7)
+WIZARD_KEY = 100  # above any suit card; the first Wizard keeps the trick (B7)
 
 # B10: cards per round of each schedule, for 3..6 players.
 TOURNAMENT = {
@@ -115,35 +115,43 @@ def led_after(led: int, decided: bool, card: int) -> tuple:
     return SUIT_OF[card], True
 
 
-@njit(cache=True, inline="always")
-def card_key(card: int, led: int, trump: int, wizard_played: bool) -> int:
-    """B7 as one number; the highest key so far (first one on ties) wins the trick.
+def _key(card: int, led: int, trump: int) -> int:
+    suit, rank = WIZARD60.suit_of(card), WIZARD60.rank_of(card)
+    if 52 <= card < 56:
+        return WIZARD_KEY
+    if suit >= 0 and suit == trump:
+        return 60 + rank
+    if suit >= 0 and suit == led:
+        return 30 + rank
+    return 0  # Jesters and discards of other suits
 
-    The first Wizard beats all that follows; trumps beat the led suit, which
-    beats other suits; Jesters score 0, so the first Jester wins an all-Jester trick.
+
+# KEY[trump + 1, led + 1, card]: B7 as one number per card (see card_key).
+KEY = np.array(
+    [[[_key(c, led, trump) for c in range(DECK_SIZE)] for led in range(-1, 4)] for trump in range(-1, 4)], np.int64
+)
+
+
+@njit(cache=True, inline="always")
+def card_key(card: int, led: int, trump: int) -> int:
+    """B7 as one number; a card beats the trick so far if its key is higher (strictly).
+
+    Wizards score highest, so the first Wizard keeps the trick (later ones only
+    tie); trumps beat the led suit, which beats other suits (0); Jesters score
+    0, so the first Jester wins an all-Jester trick.
     """
-    if is_wizard(card):
-        return 0 if wizard_played else WIZARD_KEY
-    suit = SUIT_OF[card]
-    if suit < 0:
-        return 0
-    if suit == trump:
-        return 60 + RANK_OF[card]
-    if suit == led:
-        return 30 + RANK_OF[card]
-    return 0
+    return KEY[trump + 1, led + 1, card]
 
 
 @njit(cache=True)
 def trick_winner(cards: np.ndarray, n: int, trump: int) -> int:
     """B7: position (0 = leader) of the winning card among ``cards[:n]`` in play order."""
-    led, decided, wizard = NO_SUIT, False, False
+    led, decided = NO_SUIT, False
     best, best_key = 0, -1
     for i in range(n):
         card = cards[i]
         led, decided = led_after(led, decided, card)
-        key = card_key(card, led, trump, wizard)
-        wizard = wizard or is_wizard(card)
+        key = card_key(card, led, trump)
         if key > best_key:
             best, best_key = i, key
     return best
