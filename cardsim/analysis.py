@@ -22,7 +22,7 @@ Z95 = 1.959963984540054
 @njit(cache=True)
 def _column_sums(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Exact per-column sums and sums of squares of an integer [n, seats] array, in one pass."""
-    total = np.zeros(values.shape[1], np.int64)
+    total = np.zeros(values.shape[1], np.int64)  # also of a bool array viewed as int8: the count of hits
     squares = np.zeros(values.shape[1], np.int64)
     for i in range(values.shape[0]):
         for j in range(values.shape[1]):
@@ -76,9 +76,9 @@ class Summary:
         """Add a batch; ``rates`` are the game's yes/no measures as [round, seat] (e.g. exact predictions)."""
         self.per_round.add(batch.played_values(self.score))
         for name, hits in rates.items():
-            self.rates[name] = self.rates.get(name, 0) + hits.sum(axis=0)
+            self.rates[name] = self.rates.get(name, 0) + _column_sums(hits.view(np.int8))[0]
         if self.games:
-            self.per_game.add(batch.game_totals())
+            self.per_game.add(batch.game_totals)
             self.wins += batch.game_wins().sum(axis=0)
 
     def table(self) -> pd.DataFrame:

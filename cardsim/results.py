@@ -9,8 +9,10 @@ game. Summaries read these arrays directly; the long table with one row per
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
+from numba import njit
 
 
 @dataclass
@@ -25,13 +27,13 @@ class Batch:
     score: str
     higher_is_better: bool
 
-    @property
+    @cached_property
     def valid(self) -> np.ndarray:
         """[unit, round] mask of the rounds that were played."""
         rounds = self.per_seat[self.score].shape[1]
         return np.arange(rounds)[None, :] < self.played[:, None]
 
-    @property
+    @cached_property
     def complete(self) -> bool:
         """True when every unit filled every round (single rounds; games without tie-breaks)."""
         return bool((self.played == self.per_seat[self.score].shape[1]).all())
@@ -41,16 +43,14 @@ class Batch:
         values = self.per_seat[name]
         return values.reshape(-1, values.shape[2]) if self.complete else values[self.valid]
 
+    @cached_property
     def game_totals(self) -> np.ndarray:
         """[unit, seat] sums of the score over each game's rounds."""
-        values = self.per_seat[self.score]
-        if self.complete:
-            return values.sum(axis=1, dtype=np.int64)
-        return (values.astype(np.int64) * self.valid[:, :, None]).sum(axis=1)
+        return _unit_totals(self.per_seat[self.score], self.played)
 
     def game_wins(self) -> np.ndarray:
         """[unit, seat]: 1 for the sole best total, 1/k for a best total shared by k, else 0."""
-        totals = self.game_totals()
+        totals = self.game_totals
         best_total = totals.max(axis=1, keepdims=True) if self.higher_is_better else totals.min(axis=1, keepdims=True)
         best = totals == best_total
         return best / best.sum(axis=1, keepdims=True)
@@ -68,6 +68,18 @@ class Batch:
         return {
             "game_no": np.repeat(self.start + unit, seats).astype(np.int64),
             **cols,
-            "game_total": self.game_totals()[unit].ravel(),
+            "game_total": self.game_totals[unit].ravel(),
             "game_win": self.game_wins()[unit].ravel(),
         }
+
+
+@njit(cache=True)
+def _unit_totals(values: np.ndarray, played: np.ndarray) -> np.ndarray:
+    """[unit, seat] sums of ``values[unit, round, seat]`` over each unit's played rounds."""
+    units, _, seats = values.shape
+    totals = np.zeros((units, seats), np.int64)
+    for u in range(units):
+        for r in range(played[u]):
+            for s in range(seats):
+                totals[u, s] += values[u, r, s]
+    return totals
