@@ -202,4 +202,6 @@ def replay(
     game = get_game(game) if isinstance(game, str) else game
     rule_set = game.make_rules(rules, players)
     lineup = game.lineup(bots, rule_set)
+    if round < 0 or (game_no is not None and game_no < 0):
+        raise CardsimError(f"round {round} / game {game_no} is not allowed: rounds and games are numbered from 0")
     return game.replay(rule_set, lineup, check_seed(seed), round, game_no)

@@ -63,11 +63,25 @@ class Game(ABC):
 
     @abstractmethod
     def replay(self, rules: Any, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:
-        """Everything that happened in one round, as a JSON-able dict."""
+        """Everything that happened in one round, as a JSON-able dict (see ``replay_record``)."""
 
     @abstractmethod
     def format_replay(self, record: dict) -> str:
-        """A replay dict as readable text."""
+        """A replay dict as readable text (its first line from ``replay_title``)."""
+
+    def replay_record(self, rules: Any, lineup: Lineup, seed: int, round: int, game_no: int | None, **details) -> dict:
+        """The fields every replay starts with, then the game's own ``details``."""
+        where = {"game": self.name, "rules": dataclasses.asdict(rules), "seed": seed, "round": round}
+        return {**where, "game_no": game_no, "bots": list(lineup.names), **details}
+
+
+def replay_title(record: dict) -> str:
+    """First line of a printed replay: game, seed, which round, rules."""
+    where = f"round {record['round']}" if record["game_no"] is None else (
+        f"game {record['game_no']}, round {record['round']}"
+    )  # fmt: skip
+    rules = ",".join(f"{k}={v}" for k, v in record["rules"].items())
+    return f"{record['game']}  seed {record['seed']}  {where}  rules {rules}"
 
 
 def _as_items(settings: dict[str, Any] | list[str] | None) -> list[str]:

@@ -8,8 +8,8 @@ import numpy as np
 
 from bots.differenzler import BOT_DOCS, BOT_IDS
 from cardsim.cards import JASS36
-from cardsim.games import Game
-from cardsim.games.differenzler.play import play_round_py, simulate_games, simulate_rounds
+from cardsim.games import Game, replay_title
+from cardsim.games.differenzler.play import play_round_py, simulate_games
 from cardsim.games.differenzler.rules import PLAYERS, ROUNDS_PER_GAME, DifferenzlerRules, game_over
 from cardsim.lineup import Lineup
 from cardsim.results import Batch
@@ -41,12 +41,9 @@ class Differenzler(Game):
         predictions, points, penalties = (np.zeros((count, rounds, PLAYERS), np.int16) for _ in range(3))
         if lineup.compiled and engine != "python":
             bots = np.array(lineup.builtin_ids, np.int64)
-            if games:
-                simulate_games(np.uint64(seed), start, bots, rules.exact_bonus, rules.max_tiebreak_rounds,
-                               played, first_hands, trump_cards, predictions, points, penalties)  # fmt: skip
-            else:
-                simulate_rounds(np.uint64(seed), start, bots, rules.exact_bonus, first_hands[:, 0], trump_cards[:, 0],
-                                predictions[:, 0], points[:, 0], penalties[:, 0])  # fmt: skip
+            tiebreaks = rules.max_tiebreak_rounds if games else -1  # -1: single rounds
+            simulate_games(np.uint64(seed), start, bots, rules.exact_bonus, tiebreaks,
+                           played, first_hands, trump_cards, predictions, points, penalties)  # fmt: skip
         else:
             for u in range(count):
                 records = self._play_py(rules, lineup, seed, start + u, games)
@@ -81,8 +78,6 @@ class Differenzler(Game):
     def replay(self, rules: DifferenzlerRules, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:
         from cardsim.errors import CardsimError
 
-        if round < 0 or (game_no is not None and game_no < 0):
-            raise CardsimError("round and game numbers start at 0")
         if game_no is None:
             rec = self._play_py(rules, lineup, seed, round, games=False)[0]
         else:
@@ -92,33 +87,22 @@ class Differenzler(Game):
                     f"game {game_no} of seed {seed} ended after {len(records)} rounds; rounds are 0..{len(records) - 1}"
                 )
             rec = records[round]
-        return {
-            "game": self.name,
-            "rules": asdict(rules),
-            "seed": seed,
-            "round": round,
-            "game_no": game_no,
-            "bots": list(lineup.names),
-            "first_hand": rec.first_hand,
-            "dealer": rec.dealer,
-            "trump_card": JASS36.name_of(rec.trump_card),
-            "trump": SUIT_NAMES[rec.trump_card // 9],
-            "hands": [JASS36.names(h).split() for h in rec.hands],
-            "predictions": rec.predictions,
-            "tricks": [{**asdict(t), "cards": list(t.cards)} for t in rec.tricks],
-            "points": rec.points,
-            "penalties": rec.penalties,
-        }
+        return self.replay_record(
+            rules, lineup, seed, round, game_no,
+            first_hand=rec.first_hand,
+            dealer=rec.dealer,
+            trump_card=JASS36.name_of(rec.trump_card),
+            trump=SUIT_NAMES[rec.trump_card // 9],
+            hands=[JASS36.names(h).split() for h in rec.hands],
+            predictions=rec.predictions,
+            tricks=[{**asdict(t), "cards": list(t.cards)} for t in rec.tricks],
+            points=rec.points,
+            penalties=rec.penalties,
+        )  # fmt: skip
 
     def format_replay(self, record: dict) -> str:
-        where = (
-            f"round {record['round']}"
-            if record["game_no"] is None
-            else f"game {record['game_no']}, round {record['round']}"
-        )
-        rules = ",".join(f"{k}={v}" for k, v in record["rules"].items())
         lines = [
-            f"differenzler  seed {record['seed']}  {where}  rules {rules}",
+            replay_title(record),
             f"first hand: seat {record['first_hand']}   dealer: seat {record['dealer']}   "
             f"trump card: {record['trump_card']} (trump {record['trump']})",
             "",

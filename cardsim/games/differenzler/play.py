@@ -3,8 +3,7 @@
 Two drivers share the rules kernels, the deal and the built-in bots:
 
 * ``play_round`` (compiled) plays a whole round with built-in bots; the batch
-  kernels ``simulate_rounds`` / ``simulate_games`` run it over many rounds in
-  parallel.
+  kernel ``simulate_games`` runs it over many rounds or games in parallel.
 * ``play_round_py`` (plain Python) plays the same round when a seat holds a
   Python bot, asking that bot through the documented protocol.
 
@@ -128,30 +127,6 @@ def new_scratch() -> tuple:
 
 
 @njit(parallel=True, cache=True)
-def simulate_rounds(
-    seed: np.uint64,
-    start: int,
-    bots: np.ndarray,
-    exact_bonus: int,
-    first_hands: np.ndarray,
-    trump_cards: np.ndarray,
-    predictions: np.ndarray,
-    points: np.ndarray,
-    penalties: np.ndarray,
-) -> None:
-    """Rounds ``start .. start + len(first_hands) - 1`` as single rounds, in parallel; fills the out arrays."""
-    count = first_hands.shape[0]
-    for block in prange((count + BLOCK - 1) // BLOCK):
-        rng, hands, history, pred, pts, pen = new_scratch()
-        for i in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
-            first_hands[i], trump_cards[i] = play_round(
-                seed, start + i, 0, -1, bots, exact_bonus, rng, hands, history, pred, pts, pen
-            )
-            for s in range(PLAYERS):
-                predictions[i, s], points[i, s], penalties[i, s] = pred[s], pts[s], pen[s]
-
-
-@njit(parallel=True, cache=True)
 def simulate_games(
     seed: np.uint64,
     start: int,
@@ -165,9 +140,10 @@ def simulate_games(
     points: np.ndarray,
     penalties: np.ndarray,
 ) -> None:
-    """Games ``start ..`` (A11) in parallel; round r of game g is stream (seed, g, r).
+    """Units ``start ..`` in parallel: whole games (A11) or, with ``max_tiebreak_rounds`` < 0, single rounds.
 
-    Out arrays are [game, round, ...]; ``rounds_played[game]`` says how many rounds are filled.
+    Round r of unit u is stream (seed, u, r). Out arrays are [unit, round, ...];
+    ``rounds_played[unit]`` says how many rounds are filled.
     """
     count = rounds_played.shape[0]
     for block in prange((count + BLOCK - 1) // BLOCK):
@@ -176,7 +152,7 @@ def simulate_games(
         for g in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
             totals[:] = 0
             r = 0
-            while not game_over(totals, r, max_tiebreak_rounds):
+            while r == 0 or (max_tiebreak_rounds >= 0 and not game_over(totals, r, max_tiebreak_rounds)):
                 first_hand = -1 if r == 0 else (first_hands[g, 0] + r) % PLAYERS
                 first_hands[g, r], trump_cards[g, r] = play_round(
                     seed, start + g, r, first_hand, bots, exact_bonus, rng, hands, history, pred, pts, pen

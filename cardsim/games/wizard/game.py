@@ -9,7 +9,7 @@ import numpy as np
 from bots.wizard import BOT_DOCS, BOT_IDS
 from cardsim.cards import WIZARD60
 from cardsim.errors import CardsimError
-from cardsim.games import Game
+from cardsim.games import Game, replay_title
 from cardsim.games.wizard.play import SUIT_LETTERS, TURN_A_CARD, play_round_py, simulate_games
 from cardsim.games.wizard.rules import MAX_PLAYERS, MIN_PLAYERS, WizardRules
 from cardsim.lineup import Lineup
@@ -75,8 +75,6 @@ class Wizard(Game):
         return records
 
     def replay(self, rules: WizardRules, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:
-        if round < 0 or (game_no is not None and game_no < 0):
-            raise CardsimError("round and game numbers start at 0")
         schedule, fixed = self._plan(rules, game_no is not None)
         if game_no is None:
             rec = self._play_py(rules, lineup, seed, round, schedule, fixed)[0]
@@ -84,32 +82,23 @@ class Wizard(Game):
             if round >= len(schedule):
                 raise CardsimError(f"a {rules.schedule} wizard game has rounds 0..{len(schedule) - 1}, not {round}")
             rec = self._play_py(rules, lineup, seed, game_no, schedule, fixed, upto=round)[round]
-        return {
-            "game": self.name,
-            "rules": asdict(rules),
-            "seed": seed,
-            "round": round,
-            "game_no": game_no,
-            "bots": list(lineup.names),
-            "players": rules.players,
-            "dealer": rec.dealer,
-            "cards": rec.cards,
-            "turned_card": WIZARD60.name_of(rec.turned) if rec.turned >= 0 else None,
-            "trump": SUIT_LETTERS[rec.trump] if rec.trump >= 0 else None,
-            "hands": [WIZARD60.names(h).split() for h in rec.hands],
-            "bids": rec.bids,
-            "tricks": [{**asdict(t), "cards": list(t.cards)} for t in rec.tricks],
-            "tricks_won": rec.tricks_won,
-            "scores": rec.scores,
-        }
+        return self.replay_record(
+            rules, lineup, seed, round, game_no,
+            players=rules.players,
+            dealer=rec.dealer,
+            cards=rec.cards,
+            turned_card=WIZARD60.name_of(rec.turned) if rec.turned >= 0 else None,
+            trump=SUIT_LETTERS[rec.trump] if rec.trump >= 0 else None,
+            hands=[WIZARD60.names(h).split() for h in rec.hands],
+            bids=rec.bids,
+            tricks=[{**asdict(t), "cards": list(t.cards)} for t in rec.tricks],
+            tricks_won=rec.tricks_won,
+            scores=rec.scores,
+        )  # fmt: skip
 
     def format_replay(self, record: dict) -> str:
-        where = f"round {record['round']}" if record["game_no"] is None else (
-            f"game {record['game_no']}, round {record['round']}"
-        )  # fmt: skip
-        rules = ",".join(f"{k}={v}" for k, v in record["rules"].items())
         lines = [
-            f"wizard  seed {record['seed']}  {where}  rules {rules}",
+            replay_title(record),
             f"{record['players']} players, {record['cards']} cards each   dealer: seat {record['dealer']}   "
             f"turned: {record['turned_card'] or '-'}   trump: {record['trump'] or 'none'}",
             "",
