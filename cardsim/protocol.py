@@ -24,7 +24,8 @@ from cardsim.errors import CardsimError
 
 @dataclass(frozen=True)
 class Seat:
-    """Where a decision is made: which bot, in which game, seed, round and sub-round."""
+    """Where a decision is made: which bot, in which game, seed and round (``unit``: a single round's
+    index, or with ``in_game`` the game's, whose round ``sub`` it is)."""
 
     bot: str
     seat: int
@@ -32,9 +33,12 @@ class Seat:
     seed: int
     unit: int
     sub: int
+    in_game: bool
 
     def error(self, decision: str, problem: str) -> CardsimError:
-        where = f"seed {self.seed}, " + (f"game {self.unit}, round {self.sub}" if self.sub else f"round {self.unit}")
+        where = f"seed {self.seed}, " + (
+            f"game {self.unit}, round {self.sub}" if self.in_game else f"round {self.unit}"
+        )
         return CardsimError(f"bot '{self.bot}' (seat {self.seat}) in {self.game}, {where}, {decision}: {problem}")
 
 

@@ -67,8 +67,8 @@ class Differenzler(Game):
         while not records or (games and not game_over(totals, len(records), rules.max_tiebreak_rounds)):
             r = len(records)
             first_hand = -1 if r == 0 else (records[0].first_hand + r) % PLAYERS
-            rec = play_round_py(seed, unit, r, first_hand, list(lineup.bots), list(lineup.names), rules.exact_bonus,
-                                rules.predictions == "open")  # fmt: skip
+            rec = play_round_py(seed, unit, r, games, first_hand, list(lineup.bots), list(lineup.names),
+                                rules.exact_bonus, rules.predictions == "open")  # fmt: skip
             records.append(rec)
             totals += rec.penalties
             if r == upto:

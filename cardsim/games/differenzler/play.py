@@ -227,6 +227,7 @@ def play_round_py(
     seed: int,
     unit: int,
     sub: int,
+    in_game: bool,
     first_hand: int,
     lineup: list,
     names: list[str],
@@ -239,7 +240,7 @@ def play_round_py(
     trump = trump_card // 9
     dealer = (first_hand + PLAYERS - 1) % PLAYERS
     rec = RoundRecord(seed, unit, sub, first_hand, dealer, trump_card, [int(h) for h in hands], [0] * PLAYERS)
-    seats = [Seat(names[s], s, "differenzler", seed, unit, sub) for s in range(PLAYERS)]
+    seats = [Seat(names[s], s, "differenzler", seed, unit, sub, in_game) for s in range(PLAYERS)]
     python_rngs = {
         s: random.Random(stream_seed(seed, unit, sub, 1 + s)) for s in range(PLAYERS) if not isinstance(lineup[s], int)
     }

@@ -211,14 +211,23 @@ class RoundRecord:
 
 
 def play_round_py(
-    seed: int, unit: int, sub: int, dealer: int, cards: int, fixed_trump: int, rules, lineup: list, names: list[str]
+    seed: int,
+    unit: int,
+    sub: int,
+    in_game: bool,
+    dealer: int,
+    cards: int,
+    fixed_trump: int,
+    rules,
+    lineup: list,
+    names: list[str],
 ) -> RoundRecord:
     """One round in plain Python; ``lineup[seat]`` is a built-in bot id (int) or a Python bot object."""
     players = rules.players
     rng, hands = new_scratch()[:2]
     dealer, turned = (int(x) for x in start_round(np.uint64(seed), unit, sub, dealer, players, cards, rng, hands))
     rec = RoundRecord(dealer, cards, turned, NO_SUIT, [int(h) for h in hands[:players]], [0] * players)
-    seats = [Seat(names[s], s, "wizard", seed, unit, sub) for s in range(players)]
+    seats = [Seat(names[s], s, "wizard", seed, unit, sub, in_game) for s in range(players)]
     python_rngs = {s: random.Random(stream_seed(seed, unit, sub, 1 + s)) for s in range(players)}
     tricks_won = [0] * players
 
@@ -239,7 +248,7 @@ def play_round_py(
             rec.trump = int(builtin.choose_trump(bot, rng, 1 + dealer, hands[dealer]))
         else:
             answer = ask(bot.choose_trump, observe(dealer, 0, [], dealer, [None] * players), seats[dealer], "trump")
-            if not isinstance(answer, str) or answer.upper() not in SUIT_LETTERS:
+            if not isinstance(answer, str) or answer.upper() not in tuple(SUIT_LETTERS):
                 raise seats[dealer].error("trump", f"named {answer!r}; allowed: one of S, H, D, C")
             rec.trump = SUIT_LETTERS.index(answer.upper())
     elif turned >= 0:
