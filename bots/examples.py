@@ -93,3 +93,32 @@ class WizardCounter:
     def choose_trump(self, obs) -> str:
         suits = [card[0] for card in obs.hand if card[0] in "SHDC" and card[1:].isdigit()]
         return max("SHDC", key=suits.count)
+
+
+class Steady:
+    """A call-partner bot: bids the minimum in its longest suit when it holds the ace of spades.
+
+    Call-partner decisions: ``bid(obs)`` (None to pass, or (number, suit)), ``call(obs)``,
+    ``discard(obs)`` (a list of ``obs.discard_count`` cards) and ``play(obs)``.
+    """
+
+    name = "steady"
+    ORDER = "23456789TJQKA"
+
+    def bid(self, obs):
+        if obs.forced:  # all passed under all_pass=dealer_forced: the dealer declares 10
+            return 10, "S"
+        if "SA" in obs.hand and obs.min_bid <= 11:
+            longest = max("SHDC", key=lambda s: sum(c[0] == s for c in obs.hand))
+            return obs.min_bid, longest
+        return None
+
+    def call(self, obs) -> str:
+        ace = obs.trump + "A"
+        return ace if ace in obs.legal else obs.rng.choice(obs.legal)
+
+    def discard(self, obs) -> list[str]:
+        return sorted(obs.legal, key=lambda c: self.ORDER.index(c[1]))[: obs.discard_count]
+
+    def play(self, obs) -> str:
+        return min(obs.legal, key=lambda c: self.ORDER.index(c[1]))

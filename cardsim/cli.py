@@ -19,6 +19,7 @@ EPILOG = """examples:
   cardsim replay differenzler --seed 7 --round 12 --bots heuristic,random,random,random
   cardsim simulate wizard --players 4 --bots heuristic,random,random,random --games 100000 --rule schedule=tournament
   cardsim simulate wizard --players 5 --bots heuristic --rounds 1000000 --cards 7
+  cardsim simulate callpartner --players 5 --bots heuristic --games 100000 --rule all_pass=dealer_forced
   cardsim info wizard
 """
 
@@ -31,12 +32,12 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="{simulate,replay,info}")
 
     def common(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument("game", help="differenzler or wizard")
+        sub.add_argument("game", help="differenzler, wizard or callpartner")
         sub.add_argument("--bots", default="random", help="one bot per seat, comma-separated, or one for all seats: "
                          "random, heuristic, or path/to/file.py:ClassName (default: random)")  # fmt: skip
         sub.add_argument("--seed", type=_nonnegative, default=0, help="experiment seed (default 0)")
         sub.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
-        sub.add_argument("--players", type=int, help="number of players, where the game allows a choice (wizard: 3-6)")
+        sub.add_argument("--players", type=int, help="number of players: wizard 3-6, callpartner 3-5 (default 4)")
         sub.add_argument("--cards", type=_positive, help="wizard: cards per player in single rounds (rule cards=K)")
         sub.add_argument("--json", action="store_true", help="print JSON instead of text")
 

@@ -52,17 +52,25 @@ def ask(decide: Callable[[Any], Any], obs: Any, seat: Seat, decision: str) -> An
         raise seat.error(decision, f"raised {type(exc).__name__}: {exc} (at {where})") from exc
 
 
-def checked_card(choice: Any, legal: int, deck: Deck, seat: Seat, decision: str) -> int:
-    """The card a bot chose (a card name or index) if it is in ``legal``, else a clear error."""
-    card = -1  # anything but a card name or an integer index (a bool, a float, None) is refused
+def card_index(choice: Any, deck: Deck) -> int:
+    """A bot's card (a name or an index) as an index, -1 if it is not a card of ``deck``.
+
+    Anything but a card name or an integer index (a bool, a float, None) is not a card.
+    """
     if isinstance(choice, str):
         try:
-            card = deck.parse(choice)
+            return deck.parse(choice)
         except CardsimError:
-            pass
-    elif isinstance(choice, (int, np.integer)) and not isinstance(choice, bool):
-        card = int(choice)
-    if not 0 <= card < deck.size or not legal >> card & 1:
+            return -1
+    if isinstance(choice, (int, np.integer)) and not isinstance(choice, bool) and 0 <= choice < deck.size:
+        return int(choice)
+    return -1
+
+
+def checked_card(choice: Any, legal: int, deck: Deck, seat: Seat, decision: str) -> int:
+    """The card a bot chose (a card name or index) if it is in ``legal``, else a clear error."""
+    card = card_index(choice, deck)
+    if card < 0 or not legal >> card & 1:
         shown = deck.name_of(card) if 0 <= card < deck.size else repr(choice)
         raise seat.error(decision, f"played {shown}, which is not legal; legal: {deck.names(legal)}")
     return card

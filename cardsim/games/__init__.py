@@ -20,7 +20,11 @@ from cardsim.lineup import Lineup, make_lineup
 from cardsim.options import make_rules
 from cardsim.results import Batch
 
-GAMES = {"differenzler": "cardsim.games.differenzler.game", "wizard": "cardsim.games.wizard.game"}
+GAMES = {
+    "differenzler": "cardsim.games.differenzler.game",
+    "wizard": "cardsim.games.wizard.game",
+    "callpartner": "cardsim.games.callpartner.game",
+}
 
 
 class Game(ABC):
