@@ -18,6 +18,7 @@ demo: $(STAMP)
 	$(BIN)/cardsim simulate differenzler --bots heuristic,random,random,random --rounds 1000000 --seed 7
 	$(BIN)/cardsim simulate differenzler --bots heuristic,heuristic,random,random --games 100000 --seed 7
 	$(BIN)/cardsim simulate wizard --players 4 --bots heuristic,random,random,random --games 100000 --seed 7
+	$(BIN)/cardsim simulate callpartner --players 4 --bots heuristic,random,random,random --rounds 1000000 --seed 7
 
 test: $(STAMP)
 	$(BIN)/ruff check .
@@ -27,9 +28,11 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/throughput.py --game differenzler --bots random --threads 1 --rounds 5000000
 	$(BIN)/python benchmarks/throughput.py --game differenzler --bots random --threads 2 --rounds 10000000
 	$(BIN)/python benchmarks/throughput.py --game differenzler --bots heuristic --threads 1 --rounds 2000000
-	$(BIN)/python benchmarks/throughput.py --game wizard --bots random --threads 1 --rounds 3000000
-	$(BIN)/python benchmarks/throughput.py --game wizard --bots random --threads 1 --games 300000
+	$(BIN)/python benchmarks/throughput.py --game wizard --bots random --threads 1 --rounds 3000000 --reference
+	$(BIN)/python benchmarks/throughput.py --game wizard --bots random --threads 1 --games 300000 --reference
 	$(BIN)/python benchmarks/throughput.py --game wizard --bots heuristic --threads 1 --games 100000
+	$(BIN)/python benchmarks/throughput.py --game callpartner --bots random --threads 1 --rounds 2000000
+	$(BIN)/python benchmarks/throughput.py --game callpartner --bots heuristic --threads 1 --games 50000
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

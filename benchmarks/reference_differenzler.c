@@ -11,10 +11,11 @@
  *
  * Random numbers as in cardsim/rng.py: per round, splitmix64 hashes (seed, round, 0,
  * stream) into five xoshiro256** states (stream 0 deals, stream 1+s serves seat s), and
- * bounded draws use Lemire's unbiased multiply-shift. The deal is a Fisher-Yates shuffle
- * of the 36 cards dealt nine by nine from the dealer's left. The per-seat sums of
- * penalties and of their squares are printed so throughput.py can check that the
- * engine's mean penalties agree (they match exactly while the engine deals the same way).
+ * bounded draws use Lemire's unbiased multiply-shift. The deal is cardsim's bitmask deal:
+ * nine cards each from the dealer's left, each the n-th of the cards left (pdep), the
+ * dealer's hand what remains, the trump card a random one of the dealer's nine. The
+ * per-seat sums of penalties and of their squares are printed so throughput.py can check
+ * that the engine's mean penalties agree (they match exactly while the engine deals the same way).
  *
  * Checks its own invariant (every round distributes exactly 157 points; exit 2
  * otherwise) and prints one JSON line with rounds/s and a checksum of all rounds,
@@ -145,22 +146,24 @@ int main(int argc, char **argv) {
         rng_t rng[PLAYERS + 1];
         seed_streams(rng, PLAYERS + 1, seed, unit, 0);
 
-        /* A6 + A5: First Hand at random, shuffle, nine cards each from the dealer's left. */
+        /* A6 + A5: First Hand at random; nine cards each from the dealer's left, each uniform among the
+         * cards left (the last hand is what remains); the dealer shows one of their nine at random: the
+         * same as a shuffled deck whose 36th card is the dealer's last (cardsim/deal.py). */
         int first_hand = (int)below(&rng[0], PLAYERS);
         int dealer = (first_hand + PLAYERS - 1) & 3;
-        uint8_t deck[36];
-        for (int k = 0; k < 36; k++) deck[k] = (uint8_t)k;
-        for (int k = 35; k > 0; k--) {
-            int j = (int)below(&rng[0], (uint32_t)k + 1);
-            uint8_t tmp = deck[k]; deck[k] = deck[j]; deck[j] = tmp;
-        }
-        uint64_t hands[PLAYERS];
-        for (int i = 0; i < PLAYERS; i++) {
+        uint64_t deck = (1ull << 36) - 1, hands[PLAYERS];
+        uint32_t left = 36;
+        for (int i = 0; i < PLAYERS - 1; i++) {
             uint64_t h = 0;
-            for (int k = 9 * i; k < 9 * i + 9; k++) h |= 1ull << deck[k];
+            for (int k = 0; k < TRICKS; k++) {
+                uint64_t card = 1ull << nth_card(deck, below(&rng[0], left--));
+                h |= card;
+                deck ^= card;
+            }
             hands[(dealer + 1 + i) & 3] = h;
         }
-        int trump = deck[35] / 9;
+        hands[dealer] = deck;
+        int trump = nth_card(deck, below(&rng[0], TRICKS)) / 9;
 
         int prediction[PLAYERS], points[PLAYERS] = {0};
         for (int s = 0; s < PLAYERS; s++) prediction[s] = (int)below(&rng[1 + s], 158);

@@ -3,6 +3,8 @@
     python benchmarks/throughput.py --game differenzler --bots random --threads 1 --rounds 5000000
     python benchmarks/throughput.py --game differenzler --bots random --threads 1 --rounds 1000000 --reference --json
     python benchmarks/throughput.py --game differenzler --bots heuristic --rounds 100000 --games
+    python benchmarks/throughput.py --game wizard --bots random --threads 1 --rounds 2000000 --reference --repeat 3
+    python benchmarks/throughput.py --game wizard --bots random --threads 1 --games 200000 --reference --repeat 3
 
 Steps: a small warm-up call loads (or, with an empty numba cache, compiles) the
 kernels and is timed as ``compile_s``; then one timed call of
@@ -10,15 +12,20 @@ kernels and is timed as ``compile_s``; then one timed call of
 file), as the CLI runs it: kernel, batch handling and the streaming summary.
 ``peak_rss_mb`` is this process's peak resident memory.
 
-``--reference`` builds (once, into benchmarks/_build/) and runs the tight
-single-threaded C program ``reference_differenzler.c``: random self-play
-Differenzler with the same rules and the same random streams. It reports
-``reference_rounds_per_s`` and ``ratio_to_reference`` = engine rounds/s per
-thread / C rounds/s. For an all-random lineup in rounds mode the C program
-plays as many rounds with the same seed, and ``reference_agrees`` checks
-that both give the same mean penalty per seat (|z| < 4; exit status 1
-otherwise); ``reference_identical`` says whether the sums are even
-identical, which they are while the engine deals as the C program does.
+``--reference`` builds (once, into benchmarks/_build/) and runs a tight
+single-threaded C program with the same rules and the same random streams:
+``reference_differenzler.c`` (random self-play Differenzler rounds) or
+``reference_wizard.c`` (random self-play Wizard single rounds, or whole
+standard games with ``--games``; ``--players``, ``--cards`` as for the engine).
+It reports ``reference_rounds_per_s`` (and ``reference_games_per_s``) and
+``ratio_to_reference`` = engine rate per thread / C rate. For an all-random
+lineup the C program plays the same units with the same seed, and
+``reference_agrees`` checks that both give the same mean score (penalty) per
+seat (|z| < 4, for Wizard games also the mean game totals; exit status 1
+otherwise); ``reference_identical`` says whether the sums (and for Wizard the
+exact-bid counts and wins) are even identical, which they are while the engine
+deals and draws as the C program does. Differenzler is compared in rounds mode
+only (its games are other units than its single rounds).
 """
 
 from __future__ import annotations
@@ -40,9 +47,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 BUILD = HERE / "_build"
-REFERENCE_SOURCE = HERE / "reference_differenzler.c"
+REFERENCES = {"differenzler": HERE / "reference_differenzler.c", "wizard": HERE / "reference_wizard.c"}
 CFLAGS = ["-O3", "-march=native", "-std=c11", "-Wall", "-Wextra"]
 WARMUP_UNITS = 1000
+Z95 = 1.959963984540054  # the 95% CI half-width of the summaries is Z95 * std / sqrt(n)
 
 
 def peak_rss_mb() -> float:
@@ -61,38 +69,64 @@ def cpu_name() -> str:
     return platform.processor() or platform.machine()
 
 
-def build_reference() -> Path:
-    """Compile the C reference once; the binary's name carries a hash of source and flags."""
+def build_reference(game: str) -> Path:
+    """Compile a game's C reference once; the binary's name carries a hash of source and flags."""
     cc = os.environ.get("CC", "gcc")
     if shutil.which(cc) is None:
         raise SystemExit(f"--reference needs a C compiler: '{cc}' was not found (set CC)")
-    digest = hashlib.sha256(REFERENCE_SOURCE.read_bytes() + " ".join([cc, *CFLAGS]).encode()).hexdigest()[:12]
-    binary = BUILD / f"reference_differenzler-{digest}"
+    source = REFERENCES[game]
+    digest = hashlib.sha256(source.read_bytes() + " ".join([cc, *CFLAGS]).encode()).hexdigest()[:12]
+    binary = BUILD / f"{source.stem}-{digest}"
     if not binary.exists():
         BUILD.mkdir(exist_ok=True)
         tmp = binary.with_name(binary.name + ".tmp")
-        cmd = [cc, *CFLAGS, "-o", str(tmp), str(REFERENCE_SOURCE)]
+        cmd = [cc, *CFLAGS, "-o", str(tmp), str(source)]
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode != 0:
             raise SystemExit(f"compiling the C reference failed: {' '.join(cmd)}\n{done.stderr}")
         os.replace(tmp, binary)
-        for stale in BUILD.glob("reference_differenzler-*"):  # builds of older sources or flags
+        for stale in BUILD.glob(f"{source.stem}-*"):  # builds of older sources or flags
             if stale != binary:
                 stale.unlink(missing_ok=True)
     return binary
 
 
-def run_reference(rounds: int, seed: int) -> dict:
-    """Run the C reference; returns its JSON line (rounds_per_s, checksum, penalty_sum, ...)."""
-    binary = build_reference()
-    done = subprocess.run([str(binary), str(rounds), str(seed)], capture_output=True, text=True)
+def run_reference(game: str, units: int, seed: int, games: bool, players: int | None, cards: int | None) -> dict:
+    """Run a game's C reference; returns its JSON line (rounds_per_s, checksum, per-seat sums, ...).
+
+    Differenzler: ``units`` single rounds. Wizard: ``units`` single rounds, or with ``games``
+    ``units`` standard games, of ``players`` (default 4) and ``cards`` (default 0: all).
+    """
+    binary = build_reference(game)
+    if game == "wizard":
+        argv = ["games" if games else "rounds", str(units), str(seed), str(players or 4)]
+        argv += [] if games else [str(cards or 0)]
+    else:
+        argv = [str(units), str(seed)]
+    done = subprocess.run([str(binary), *argv], capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"the C reference failed (exit {done.returncode}): {done.stderr.strip()}")
     return json.loads(done.stdout)
 
 
+def z_scores(n, engine_mean, engine_std, ref_sum, ref_sq) -> list[float]:
+    """Per seat, z of the difference of two independent means (engine and C) of ``n[s]`` observations each."""
+    z = []
+    for s, k in enumerate(n):
+        ref_mean = ref_sum[s] / k
+        ref_var = max((ref_sq[s] - k * ref_mean**2) / (k - 1), 0.0)
+        diff, spread = engine_mean[s] - ref_mean, math.sqrt((engine_std[s] ** 2 + ref_var) / k)
+        z.append(diff / spread if spread > 0 else (0.0 if abs(diff) < 1e-9 else math.inf))
+    return z
+
+
+def exact_sums(means, n) -> list[int]:
+    """Integer sums behind float means (exact: the summaries sum integers below 2**53)."""
+    return [int(round(float(m) * float(k))) for m, k in zip(means, n, strict=True)]
+
+
 def compare_with_reference(summary, ref: dict) -> dict:
-    """Same rules, same work? Per-seat mean penalties of engine and C (random bots) must agree.
+    """Differenzler: same rules, same work? Per-seat mean penalties of engine and C (random bots) must agree.
 
     The two are independent samples of the same distribution unless the engine deals exactly
     as the C program does (then their sums are identical): |z| < 4 for every seat.
@@ -101,19 +135,56 @@ def compare_with_reference(summary, ref: dict) -> dict:
     if n.min() < 2:
         return {}
     engine_mean, engine_std = summary["mean_penalty"].to_numpy(), summary["std"].to_numpy()
-    engine_sum = [int(round(m * k)) for m, k in zip(engine_mean, n, strict=True)]
-    z = []
-    for s, k in enumerate(n):
-        ref_mean = ref["penalty_sum"][s] / k
-        ref_var = (ref["penalty_sq_sum"][s] - k * ref_mean**2) / (k - 1)
-        z.append((engine_mean[s] - ref_mean) / math.sqrt((engine_std[s] ** 2 + ref_var) / k))
+    z = z_scores(n, engine_mean, engine_std, ref["penalty_sum"], ref["penalty_sq_sum"])
     return {
         "engine_mean_penalty": [round(float(m), 4) for m in engine_mean],
         "reference_mean_penalty": [round(x / k, 4) for x, k in zip(ref["penalty_sum"], n, strict=True)],
         "reference_z": [round(float(v), 2) for v in z],
         "reference_agrees": bool(all(abs(v) < 4 for v in z)),
-        "reference_identical": engine_sum == ref["penalty_sum"],
+        "reference_identical": exact_sums(engine_mean, n) == ref["penalty_sum"],
     }
+
+
+def compare_wizard(summary, ref: dict, games: bool) -> dict:
+    """Wizard: per-seat mean scores per round (and, for games, mean game totals) of engine and C must agree.
+
+    |z| < 4 for every seat. Identical means identical score sums, exact-bid counts and (games) wins:
+    the engine then played the very rounds the C program played.
+    """
+    n = summary["rounds"].to_numpy(float)
+    if n.min() < 2:
+        return {}
+    engine_mean, engine_std = summary["mean_score"].to_numpy(), summary["std"].to_numpy()
+    z = z_scores(n, engine_mean, engine_std, ref["score_sum"], ref["score_sq_sum"])
+    exact = exact_sums(summary["exact_bid_rate"].to_numpy(), n)
+    identical = exact_sums(engine_mean, n) == ref["score_sum"] and exact == ref["exact_bids"]
+    report = {
+        "engine_mean_score": [round(float(m), 4) for m in engine_mean],
+        "reference_mean_score": [round(x / k, 4) for x, k in zip(ref["score_sum"], n, strict=True)],
+        "reference_z": [round(float(v), 2) for v in z],
+    }
+    agrees = all(abs(v) < 4 for v in z)
+    if games:
+        g = summary["games"].to_numpy(float)
+        game_mean = summary["mean_game_score"].to_numpy()
+        game_std = [half * math.sqrt(k) / Z95 for half, k in zip(summary["game_ci95"], g, strict=True)]
+        game_z = z_scores(g, game_mean, game_std, ref["game_score_sum"], ref["game_score_sq_sum"])
+        wins = [float(w) for w in summary["wins"]]
+        identical = identical and exact_sums(game_mean, g) == ref["game_score_sum"]
+        identical = identical and all(abs(a - b) < 1e-3 for a, b in zip(wins, ref["wins"], strict=True))
+        agrees = agrees and all(abs(v) < 4 for v in game_z)
+        report.update(
+            {
+                "engine_mean_game_score": [round(float(m), 3) for m in game_mean],
+                "reference_mean_game_score": [round(x / k, 3) for x, k in zip(ref["game_score_sum"], g, strict=True)],
+                "reference_game_z": [round(float(v), 2) for v in game_z],
+                "engine_wins": [round(w, 3) for w in wins],
+                "reference_wins": [round(float(w), 3) for w in ref["wins"]],
+            }
+        )
+    report["reference_agrees"] = bool(agrees)
+    report["reference_identical"] = bool(identical)
+    return report
 
 
 def run(args: argparse.Namespace) -> dict:
@@ -140,24 +211,34 @@ def measure(args: argparse.Namespace) -> dict:
     if units is None:
         raise SystemExit("give --rounds N (with --games, N counts games), or --games N")
     size = "games" if games_mode else "rounds"
+    game = args.game.strip().lower()
+    options = {"players": args.players, "rules": {"cards": args.cards} if args.cards else None}
+    options.update(seed=args.seed, threads=args.threads, progress=False)
+
+    def play(count: int):
+        return simulate(game, args.bots, **{size: count}, **options)
 
     t0 = time.perf_counter()
-    simulate(args.game, args.bots, **{size: WARMUP_UNITS}, seed=args.seed, threads=args.threads, progress=False)
+    play(WARMUP_UNITS)
     compile_s = time.perf_counter() - t0
 
     load_1min = os.getloadavg()[0]  # other work on the machine skews every figure
-    seconds, refs = float("inf"), []
+    times, refs = [], []
     for _ in range(args.repeat):  # best of --repeat; engine and C alternate so both see the same machine
         t0 = time.perf_counter()
-        result = simulate(args.game, args.bots, **{size: units}, seed=args.seed, threads=args.threads, progress=False)
-        seconds = min(seconds, time.perf_counter() - t0)
+        result = play(units)
+        times.append(time.perf_counter() - t0)
         rounds_played = int(result.summary["rounds"].iloc[0])  # every seat plays every round
-        if args.reference:
-            refs.append(run_reference(rounds_played, args.seed))
+        if args.reference and game == "wizard":  # the same units: single rounds, or whole games
+            refs.append(run_reference(game, units, args.seed, games_mode, args.players, args.cards))
+        elif args.reference:  # as many single rounds as the engine played
+            refs.append(run_reference(game, rounds_played, args.seed, False, None, None))
 
+    seconds = min(times)
     report = {
-        "game": args.game,
+        "game": game,
         "bots": args.bots,
+        "players": len(result.summary),
         "threads": args.threads,
         "mode": size,
         "rounds": rounds_played,
@@ -167,6 +248,10 @@ def measure(args: argparse.Namespace) -> dict:
     if games_mode:
         report["games"] = units
         report["games_per_s"] = round(units / seconds, 1)
+    if args.repeat > 1:  # the spread over the repeats: [slowest, fastest]
+        report["rounds_per_s_range"] = [round(rounds_played / t, 1) for t in (max(times), min(times))]
+        if games_mode:
+            report["games_per_s_range"] = [round(units / t, 1) for t in (max(times), min(times))]
     report.update(
         {
             "compile_s": round(compile_s, 4),
@@ -186,34 +271,54 @@ def measure(args: argparse.Namespace) -> dict:
     if args.reference:
         ref = max(refs, key=lambda r: r["rounds_per_s"])
         report["reference_rounds_per_s"] = ref["rounds_per_s"]
+        if "games_per_s" in ref:
+            report["reference_games_per_s"] = ref["games_per_s"]
         report["reference_seconds"] = ref["seconds"]
         report["reference_checksum"] = ref["checksum"]
+        # engine per thread / C; for Wizard games both play the same rounds, so games/s give the same ratio
         report["ratio_to_reference"] = round(report["rounds_per_s"] / args.threads / ref["rounds_per_s"], 3)
+        if args.repeat > 1:  # ranges over the repeats; each ratio pairs an engine run with the C run after it
+            c_rates = sorted(r["rounds_per_s"] for r in refs)
+            report["reference_rounds_per_s_range"] = [c_rates[0], c_rates[-1]]
+            if "games_per_s" in ref:
+                c_games = sorted(r["games_per_s"] for r in refs)
+                report["reference_games_per_s_range"] = [c_games[0], c_games[-1]]
+            pairs = zip(times, refs, strict=True)
+            ratios = sorted(rounds_played / t / args.threads / r["rounds_per_s"] for t, r in pairs)
+            report["ratio_to_reference_range"] = [round(ratios[0], 3), round(ratios[-1], 3)]
         lineup = [b.strip() for b in args.bots.split(",")]
-        if not games_mode and set(lineup) == {"random"}:
+        if set(lineup) == {"random"} and game == "wizard":
+            report.update(compare_wizard(result.summary, ref, games_mode))
+        elif set(lineup) == {"random"} and not games_mode:
             report.update(compare_with_reference(result.summary, ref))
     return report
 
 
 def show(report: dict) -> str:
     """A short human-readable table."""
+
+    def rate(key: str, digits: int = 0) -> str:  # the best figure, and the range over --repeat runs
+        low_high = report.get(f"{key}_range")
+        spread = f"  (range {low_high[0]:,.{digits}f} - {low_high[1]:,.{digits}f})" if low_high else ""
+        return f"{report[key]:,.{digits}f}{spread}"
+
     lines = [f"{report['game']}  bots={report['bots']}  threads={report['threads']}  ({report['cpu']})"]
     rows = [("compile (warm-up) s", f"{report['compile_s']:.3f}  (numba cache: {report['numba_cache']})")]
     if report["mode"] == "games":
         rows.append(("games", f"{report['games']:,}"))
     rows += [("rounds", f"{report['rounds']:,}"), ("seconds", f"{report['seconds']:.3f}")]
     if report["mode"] == "games":
-        rows.append(("games/s", f"{report['games_per_s']:,.0f}"))
+        rows.append(("games/s", rate("games_per_s")))
     rows += [
-        ("rounds/s", f"{report['rounds_per_s']:,.0f}"),
+        ("rounds/s", rate("rounds_per_s")),
         ("rounds/s per thread", f"{report['rounds_per_s'] / report['threads']:,.0f}"),
         ("peak RSS MB", f"{report['peak_rss_mb']:.1f}"),
     ]
     if "reference_rounds_per_s" in report:
-        rows += [
-            ("C reference rounds/s", f"{report['reference_rounds_per_s']:,.0f}  (1 thread, random bots)"),
-            ("ratio to reference", f"{report['ratio_to_reference']:.3f}  (engine per thread / C)"),
-        ]
+        rows.append(("C reference rounds/s", f"{rate('reference_rounds_per_s')}  (1 thread, random bots)"))
+        if "reference_games_per_s" in report:
+            rows.append(("C reference games/s", rate("reference_games_per_s")))
+        rows.append(("ratio to reference", f"{rate('ratio_to_reference', 3)}  (engine per thread / C)"))
         if "reference_agrees" in report:
             same = "identical sums" if report["reference_identical"] else f"z = {report['reference_z']}"
             rows.append(("C agrees with engine", f"{'yes' if report['reference_agrees'] else 'NO'}  ({same})"))
@@ -228,6 +333,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--rounds", type=int, help="rounds to time (with --games: games)")
     parser.add_argument("--games", type=int, nargs="?", const=True, help="time whole games (optionally: how many)")
+    parser.add_argument("--players", type=int, help="players, where the game allows a choice (wizard: 3-6)")
+    parser.add_argument("--cards", type=int, help="wizard: cards per player in single rounds (default 60/players)")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     parser.add_argument("--reference", action="store_true", help="also run the C reference")
@@ -236,8 +343,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
-    if args.reference and args.game.strip().lower() != "differenzler":
-        parser.error("--reference: the C reference plays Differenzler only")
+    if args.reference and args.game.strip().lower() not in REFERENCES:
+        parser.error(f"--reference: there are C references for {' and '.join(REFERENCES)} only")
+    if args.cards is not None and args.game.strip().lower() != "wizard":
+        parser.error("--cards is a wizard rule")
     try:
         report = run(args)
     except Exception as exc:
@@ -247,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(json.dumps(report) if args.json else show(report))
     if report.get("reference_agrees") is False:
-        print("error: the C reference and the engine disagree on the mean penalties (same rules?)", file=sys.stderr)
+        print("error: the C reference and the engine disagree on the mean scores (same rules?)", file=sys.stderr)
         return 1
     return 0
 
