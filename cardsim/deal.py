@@ -16,6 +16,13 @@ from cardsim.rng import below
 
 
 @njit(cache=True, inline="always")
+def seat_after(seat: int, steps: int, players: int) -> int:
+    """The seat ``steps`` (0..players) places after ``seat``: no division in the hot loops."""
+    later = seat + steps
+    return later - players if later >= players else later
+
+
+@njit(cache=True, inline="always")
 def draw_cards(rng: np.ndarray, stream: int, deck: np.uint64, count: int) -> np.uint64:
     """``count`` cards drawn uniformly without replacement from the bitmask ``deck``."""
     left = popcount(deck)
@@ -33,9 +40,9 @@ def draw_cards(rng: np.ndarray, stream: int, deck: np.uint64, count: int) -> np.
 def deal_hands(
     rng: np.ndarray, stream: int, deck: np.uint64, hands: np.ndarray, first: int, players: int, per_hand: int
 ) -> np.uint64:
-    """Deal ``per_hand`` cards to each seat from ``first`` on (in seat order); returns the undealt cards."""
+    """Deal ``per_hand`` cards to each seat from ``first`` (0..players) on, in seat order; returns the undealt cards."""
     for i in range(players):
         hand = draw_cards(rng, stream, deck, per_hand)
-        hands[(first + i) % players] = hand
+        hands[seat_after(first, i, players)] = hand
         deck ^= hand
     return deck

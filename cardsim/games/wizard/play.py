@@ -16,7 +16,7 @@ from numba import njit, prange
 
 import bots.wizard as builtin
 from cardsim.cards import WIZARD60, bit, nth_card, popcount
-from cardsim.deal import deal_hands
+from cardsim.deal import deal_hands, seat_after
 from cardsim.games.wizard.rules import (
     FULL_DECK,
     MAX_PLAYERS,
@@ -82,12 +82,12 @@ def play_round(
         trump = SUIT_OF[turned]  # a Jester has no suit: no trump
     total = 0
     for i in range(players):  # B5: from the dealer's left; the dealer bids last
-        seat = (dealer + 1 + i) % players
+        seat = seat_after(dealer, 1 + i, players)
         refused = refused_bid(total, cards, i == players - 1, plus_minus_one)
         bids[seat] = builtin.bid(bots[seat], rng, 1 + seat, hands[seat], trump, players, cards, refused)
         total += bids[seat]
         tricks[seat] = 0
-    leader = (dealer + 1) % players
+    leader = seat_after(dealer, 1, players)
     for _ in range(cards):
         led, decided, top_key, winner = NO_SUIT, False, -1, leader
         seat = leader
@@ -142,7 +142,7 @@ def simulate_games(
         rng, hands, bid, won, points = new_scratch()
         for u in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
             for r in range(schedule.shape[0]):
-                dealer = -1 if r == 0 else (dealers[u, 0] + r) % players  # B2: the deal rotates
+                dealer = -1 if r == 0 else (dealers[u, 0] + r) % players  # B2: the deal rotates (once a round)
                 dealers[u, r], turned[u, r], trumps[u, r] = play_round(
                     seed, start + u, r, dealer, players, schedule[r], fixed_trumps[r], plus_minus_one,
                     bots, rng, hands, bid, won, points,
