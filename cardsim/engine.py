@@ -29,6 +29,7 @@ from cardsim.rng import check_seed
 ROUNDS_PER_CHUNK = 1 << 18
 ROWS_PER_CHUNK_WITH_OUT = 1 << 19  # rows held in memory before they go to the Parquet file
 GAMES_PER_CHUNK = 1 << 16
+GAMES_PER_CHUNK_WITH_ROWS = 1 << 12  # a game is up to 60 deals: keep the rows of a chunk small
 
 
 @dataclass
@@ -88,9 +89,11 @@ def simulate(
             f"the number of {'rounds' if games is None else 'games'} must be a positive integer, not {units!r}"
         )
     games_mode = games is not None
-    chunk = (
-        GAMES_PER_CHUNK if games_mode else (ROWS_PER_CHUNK_WITH_OUT // len(lineup.names) if out else ROUNDS_PER_CHUNK)
-    )
+    rows_wanted = out is not None or keep_rows
+    if games_mode:
+        chunk = GAMES_PER_CHUNK_WITH_ROWS if rows_wanted else GAMES_PER_CHUNK
+    else:
+        chunk = ROWS_PER_CHUNK_WITH_OUT // len(lineup.names) if rows_wanted else ROUNDS_PER_CHUNK
     if not lineup.compiled:
         chunk = min(chunk, 1000)  # Python bots: small chunks so progress shows
 
@@ -105,7 +108,7 @@ def simulate(
             count = min(chunk, units - start)
             batch = game.run(rule_set, lineup, seed, start, count, games_mode)
             summary.add(batch, game.rates(batch))
-            if writer or keep_rows:
+            if rows_wanted:
                 frame = _frame(batch.rows(), constants, lineup.names, game.categories)
                 if writer:
                     writer.write(frame)
