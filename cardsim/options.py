@@ -13,6 +13,8 @@ import dataclasses
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
+import numpy as np
+
 from cardsim.errors import CardsimError
 
 R = TypeVar("R")
@@ -66,6 +68,18 @@ def make_rules(cls: type[R], game: str, settings: dict[str, Any] | Iterable[str]
             raise CardsimError(f"{game} has no rule '{name}'; its rules are: {', '.join(fields)}")
         values[name] = _convert(game, name, value, fields[name].metadata["allowed"])
     return cls(**values)
+
+
+def check_values(rules: Any, game: str) -> None:
+    """Refuse a rules object built directly (not through ``make_rules``) with a value it does not allow."""
+    for f in dataclasses.fields(rules):
+        value, allowed = getattr(rules, f.name), f.metadata["allowed"]
+        if isinstance(allowed, range):
+            ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value in allowed
+        else:
+            ok = any(type(value) is type(a) and value == a for a in allowed)
+        if not ok:
+            raise CardsimError(f"{game} rule {f.name}={value!r} is not allowed: use {describe_allowed(allowed)}")
 
 
 def rules_text(rules: Any) -> str:

@@ -8,15 +8,13 @@ compiled drivers, the Python driver, the bots and the tests call the same code.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
 from cardsim.cards import FRENCH52, popcount
-from cardsim.errors import CardsimError
-from cardsim.options import describe_allowed, option
+from cardsim.options import check_values, option
 
 DECK_SIZE = 52  # C1
 MIN_PLAYERS, MAX_PLAYERS = 3, 5  # C3
@@ -84,17 +82,7 @@ class CallPartnerRules:
     max_deals: int = option(60, range(1, 201), "C10: a game ends after this many deals at the latest")
 
     def __post_init__(self) -> None:
-        # make_rules converts and checks text input; this also refuses bad values given to the class directly.
-        for f in dataclasses.fields(self):
-            value, allowed = getattr(self, f.name), f.metadata["allowed"]
-            if isinstance(allowed, range):
-                ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value in allowed
-            else:
-                ok = any(type(value) is type(a) and value == a for a in allowed)
-            if not ok:
-                raise CardsimError(
-                    f"callpartner rule {f.name}={value!r} is not allowed: use {describe_allowed(allowed)}"
-                )
+        check_values(self, "callpartner")
 
     @property
     def kitty(self) -> int:

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from cardsim.cards import JASS36
-from cardsim.options import option
+from cardsim.options import check_values, option
 
 PLAYERS = 4  # A2
 TRICKS = 9  # A5: 9 cards each
@@ -61,6 +61,9 @@ class DifferenzlerRules:
     )
     exact_bonus: int = option(0, range(0, 158), "A10: penalty points taken off an exact prediction (not for 0)")
     max_tiebreak_rounds: int = option(10, range(0, 101), "A11: extra rounds to break a tie for the lowest total")
+
+    def __post_init__(self) -> None:
+        check_values(self, "differenzler")
 
 
 @njit(cache=True, inline="always")

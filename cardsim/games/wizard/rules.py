@@ -14,7 +14,7 @@ from numba import njit
 
 from cardsim.cards import WIZARD60
 from cardsim.errors import CardsimError
-from cardsim.options import option
+from cardsim.options import check_values, option
 
 DECK_SIZE = 60  # B1
 MIN_PLAYERS, MAX_PLAYERS = 3, 6  # B2
@@ -50,6 +50,7 @@ class WizardRules:
     cards: int = option(0, range(0, 21), "cards per player in single rounds (--rounds); 0 = all, 60/players")
 
     def __post_init__(self) -> None:
+        check_values(self, "wizard")
         if self.plus_minus_one and self.bidding != "open":
             raise CardsimError(
                 f"wizard rule plus_minus_one=True needs bidding=open (the dealer must see the other bids), "
