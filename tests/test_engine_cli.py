@@ -185,3 +185,19 @@ def test_bad_api_values_are_refused():
     with pytest.raises(CardsimError, match="positive integer"):
         simulate("differenzler", "random", rounds=0)
     assert np.isfinite(simulate("differenzler", "random", rounds=10).summary["mean_penalty"]).all()
+
+
+@pytest.mark.parametrize(
+    "game, settings, message",
+    [
+        ("differenzler", {"exact_bonus": -3}, "differenzler rule exact_bonus=-3 is not allowed: use an integer"),
+        ("wizard", {"players": 9}, "wizard rule players=9 is not allowed: use an integer from 3 to 6"),
+        ("callpartner", {"all_pass": "never"}, "callpartner rule all_pass='never' is not allowed: use one of"),
+    ],
+)
+def test_rules_built_directly_are_validated_too(game, settings, message):
+    """D1 for the Python API: a rules dataclass made by hand refuses what make_rules would refuse."""
+    from cardsim import get_game
+
+    with pytest.raises(CardsimError, match=message):
+        get_game(game).rules_class(**settings)
