@@ -66,6 +66,22 @@ class Game(ABC):
         return {}
 
     @abstractmethod
+    def play_unit_py(
+        self, rules: Any, lineup: Lineup, seed: int, unit: int, games: bool, upto: int | None = None
+    ) -> list:
+        """Round records of one unit through the Python driver: a single round, or a game (up to round ``upto``)."""
+
+    def replay_round(self, rules: Any, lineup: Lineup, seed: int, round: int, game_no: int | None) -> Any:
+        """The record of single round ``round``, or of round ``round`` of game ``game_no``."""
+        if game_no is None:
+            return self.play_unit_py(rules, lineup, seed, round, False)[0]
+        records = self.play_unit_py(rules, lineup, seed, game_no, True, upto=round)
+        if len(records) <= round:
+            played = len(records)
+            raise CardsimError(f"game {game_no} of seed {seed} ended after {played} rounds; rounds are 0..{played - 1}")
+        return records[round]
+
+    @abstractmethod
     def replay(self, rules: Any, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:
         """Everything that happened in one round, as a JSON-able dict (see ``replay_record``)."""
 

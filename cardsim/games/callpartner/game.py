@@ -9,7 +9,6 @@ from numba import njit
 
 from bots.callpartner import BOT_DOCS, BOT_IDS
 from cardsim.cards import FRENCH52
-from cardsim.errors import CardsimError
 from cardsim.games import Game, replay_title
 from cardsim.games.callpartner.play import SUIT_LETTERS, play_round_py, simulate_games
 from cardsim.games.callpartner.rules import MAX_PLAYERS, MIN_PLAYERS, CallPartnerRules, game_over
@@ -49,7 +48,7 @@ class CallPartner(Game):
                            *per_round.values(), made, points, scores)  # fmt: skip
         else:
             for u in range(count):
-                records = self._play_py(rules, lineup, seed, start + u, games)
+                records = self.play_unit_py(rules, lineup, seed, start + u, games)
                 played[u] = len(records)
                 for d, rec in enumerate(records):
                     values = (rec.dealer, rec.declarer, rec.bid, rec.trump, rec.called, rec.partner, rec.side_points)
@@ -71,7 +70,9 @@ class CallPartner(Game):
             "made_as_partner_rate": made_partner,
         }
 
-    def _play_py(self, rules: CallPartnerRules, lineup: Lineup, seed: int, unit: int, games: bool, upto: int = -1):
+    def play_unit_py(
+        self, rules: CallPartnerRules, lineup: Lineup, seed: int, unit: int, games: bool, upto: int | None = None
+    ) -> list:
         """Deal records of one single deal, or of one whole game (C10), through the Python driver."""
         records = []
         totals = np.zeros(rules.players, np.int64)
@@ -87,17 +88,7 @@ class CallPartner(Game):
         return records
 
     def replay(self, rules: CallPartnerRules, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:
-        if round < 0 or (game_no is not None and game_no < 0):
-            raise CardsimError("round and game numbers start at 0")
-        if game_no is None:
-            rec = self._play_py(rules, lineup, seed, round, games=False)[0]
-        else:
-            records = self._play_py(rules, lineup, seed, game_no, games=True, upto=round)
-            if len(records) <= round:
-                raise CardsimError(
-                    f"game {game_no} of seed {seed} ended after {len(records)} deals; rounds are 0..{len(records) - 1}"
-                )
-            rec = records[round]
+        rec = self.replay_round(rules, lineup, seed, round, game_no)
         declared = rec.declarer >= 0
         return self.replay_record(
             rules, lineup, seed, round, game_no,

@@ -46,7 +46,7 @@ class Differenzler(Game):
                            played, first_hands, trump_cards, predictions, points, penalties)  # fmt: skip
         else:
             for u in range(count):
-                records = self._play_py(rules, lineup, seed, start + u, games)
+                records = self.play_unit_py(rules, lineup, seed, start + u, games)
                 played[u] = len(records)
                 for r, rec in enumerate(records):
                     first_hands[u, r], trump_cards[u, r] = rec.first_hand, rec.trump_card
@@ -58,8 +58,8 @@ class Differenzler(Game):
     def rates(self, batch: Batch) -> dict[str, np.ndarray]:
         return {"exact_rate": batch.played_values("prediction") == batch.played_values("points")}
 
-    def _play_py(
-        self, rules: DifferenzlerRules, lineup: Lineup, seed: int, unit: int, games: bool, upto: int = -1
+    def play_unit_py(
+        self, rules: DifferenzlerRules, lineup: Lineup, seed: int, unit: int, games: bool, upto: int | None = None
     ) -> list:
         """Round records of one single round, or of one whole game (A11), through the Python driver."""
         records = []
@@ -76,17 +76,7 @@ class Differenzler(Game):
         return records
 
     def replay(self, rules: DifferenzlerRules, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:
-        from cardsim.errors import CardsimError
-
-        if game_no is None:
-            rec = self._play_py(rules, lineup, seed, round, games=False)[0]
-        else:
-            records = self._play_py(rules, lineup, seed, game_no, games=True, upto=round)
-            if len(records) <= round:
-                raise CardsimError(
-                    f"game {game_no} of seed {seed} ended after {len(records)} rounds; rounds are 0..{len(records) - 1}"
-                )
-            rec = records[round]
+        rec = self.replay_round(rules, lineup, seed, round, game_no)
         return self.replay_record(
             rules, lineup, seed, round, game_no,
             first_hand=rec.first_hand,

@@ -8,7 +8,6 @@ import numpy as np
 
 from bots.wizard import BOT_DOCS, BOT_IDS
 from cardsim.cards import WIZARD60
-from cardsim.errors import CardsimError
 from cardsim.games import Game, replay_title
 from cardsim.games.wizard.play import SUIT_LETTERS, TURN_A_CARD, play_round_py, simulate_games
 from cardsim.games.wizard.rules import MAX_PLAYERS, MIN_PLAYERS, WizardRules
@@ -50,7 +49,7 @@ class Wizard(Game):
                            dealers, turned, trumps, bids, tricks, scores)  # fmt: skip
         else:
             for u in range(count):
-                for r, rec in enumerate(self._play_py(rules, lineup, seed, start + u, games, schedule, fixed)):
+                for r, rec in enumerate(self.play_unit_py(rules, lineup, seed, start + u, games)):
                     dealers[u, r], turned[u, r], trumps[u, r] = rec.dealer, rec.turned, rec.trump
                     bids[u, r], tricks[u, r], scores[u, r] = rec.bids, rec.tricks_won, rec.scores
         per_round = {
@@ -65,25 +64,19 @@ class Wizard(Game):
     def rates(self, batch: Batch) -> dict[str, np.ndarray]:
         return {"exact_bid_rate": batch.played_values("bid") == batch.played_values("tricks")}
 
-    def _play_py(
-        self, rules, lineup: Lineup, seed: int, unit: int, in_game: bool, schedule, fixed, upto: int | None = None
+    def play_unit_py(
+        self, rules: WizardRules, lineup: Lineup, seed: int, unit: int, games: bool, upto: int | None = None
     ) -> list:
-        """Round records of one unit (a single round, or a game) through the Python driver."""
+        schedule, fixed = self._plan(rules, games)
         records = []
-        for r in range(len(schedule) if upto is None else upto + 1):
+        for r in range(len(schedule) if upto is None else min(upto + 1, len(schedule))):
             dealer = -1 if r == 0 else (records[0].dealer + r) % rules.players
-            records.append(play_round_py(seed, unit, r, in_game, dealer, int(schedule[r]), int(fixed[r]), rules,
+            records.append(play_round_py(seed, unit, r, games, dealer, int(schedule[r]), int(fixed[r]), rules,
                                          list(lineup.bots), list(lineup.names)))  # fmt: skip
         return records
 
     def replay(self, rules: WizardRules, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:
-        schedule, fixed = self._plan(rules, game_no is not None)
-        if game_no is None:
-            rec = self._play_py(rules, lineup, seed, round, False, schedule, fixed)[0]
-        else:
-            if round >= len(schedule):
-                raise CardsimError(f"a {rules.schedule} wizard game has rounds 0..{len(schedule) - 1}, not {round}")
-            rec = self._play_py(rules, lineup, seed, game_no, True, schedule, fixed, upto=round)[round]
+        rec = self.replay_round(rules, lineup, seed, round, game_no)
         return self.replay_record(
             rules, lineup, seed, round, game_no,
             players=rules.players,
