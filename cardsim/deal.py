@@ -46,3 +46,19 @@ def deal_hands(
         hands[seat_after(first, i, players)] = hand
         deck ^= hand
     return deck
+
+
+@njit(cache=True, inline="always")
+def deal_around(
+    rng: np.ndarray, stream: int, deck: np.uint64, hands: np.ndarray, known_seat: int, first: int, players: int,
+    per_hand: int,
+) -> np.uint64:  # fmt: skip
+    """``deal_hands`` for every seat but ``known_seat``, whose hand is already in ``hands`` (and not in ``deck``):
+    the uniform completion of a deal around a known hand. Returns the undealt cards."""
+    for i in range(players):
+        seat = seat_after(first, i, players)
+        if seat != known_seat:
+            hand = draw_cards(rng, stream, deck, per_hand)
+            hands[seat] = hand
+            deck ^= hand
+    return deck
