@@ -29,7 +29,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="cardsim", description="Monte Carlo simulation of trick-taking card games.", epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{simulate,replay,info}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{simulate,tournament,advise,replay,info}")
 
     def common(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("game", help="differenzler, wizard or callpartner")
@@ -55,6 +55,21 @@ def _parser() -> argparse.ArgumentParser:
     common(rep)
     rep.add_argument("--round", type=_nonnegative, required=True, help="round index (within the game with --game-no)")
     rep.add_argument("--game-no", type=_nonnegative, help="game index, to replay a round of a --games run")
+
+    adv = commands.add_parser("advise", help="expected result of every bid for one hand, from simulated completions")
+    adv.add_argument("game", help="differenzler, wizard or callpartner")
+    adv.add_argument("--hand", required=True, help='the hand, e.g. "W1 H13 H2 C7" (Wizard) or "SA SK H9" (Jass)')
+    adv.add_argument("--seat", type=_nonnegative, default=0,
+                     help="the hand's seat, counted from the dealer's left: 0 leads first/bids first (default 0)")
+    adv.add_argument("--trump", help="the trump the seat sees: Differenzler the dealer's shown card (e.g. H6), "
+                     "Wizard the trump suit S/H/D/C or N for none")  # fmt: skip
+    adv.add_argument("--players", type=int, help="number of players: wizard 3-6, callpartner 3-5 (default 4)")
+    adv.add_argument("--bots", default="heuristic", help="bots playing the completions, the seat's own included "
+                     "(default heuristic)")  # fmt: skip
+    adv.add_argument("--samples", type=_positive, default=2000, help="completions per bid (default 2000)")
+    adv.add_argument("--seed", type=_nonnegative, default=0, help="seed of the completions (default 0)")
+    adv.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
+    adv.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     info = commands.add_parser("info", help="list a game's rule options and built-in bots")
     info.add_argument("game")
@@ -124,6 +139,14 @@ def _replay(args: argparse.Namespace) -> None:
     print(json.dumps(record) if args.json else get_game(args.game).format_replay(record))
 
 
+def _advise(args: argparse.Namespace) -> None:
+    from cardsim.advise import advice_json, advise, format_advice
+
+    advice = advise(args.game, args.hand, seat=args.seat, trump=args.trump, players=args.players, bots=args.bots,
+                    samples=args.samples, seed=args.seed, rules=args.rule)  # fmt: skip
+    print(json.dumps(advice_json(advice)) if args.json else format_advice(advice))
+
+
 def _info(args: argparse.Namespace) -> None:
     from cardsim.games import get_game
     from cardsim.options import rules_help
@@ -141,7 +164,7 @@ def _info(args: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        {"simulate": _simulate, "replay": _replay, "info": _info}[args.command](args)
+        {"simulate": _simulate, "replay": _replay, "advise": _advise, "info": _info}[args.command](args)
     except CardsimError as exc:
         print(f"cardsim: error: {exc}", file=sys.stderr)
         return 2
