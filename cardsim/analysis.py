@@ -111,6 +111,6 @@ def format_table(table: pd.DataFrame) -> str:
     shown = table.copy()
     for col in shown.columns:
         if shown[col].dtype.kind == "f":
-            pattern = "{:.3f}" if col.endswith("rate") else "{:.2f}"
+            pattern = "{:.3f}" if col.endswith("rate") or col.startswith("win") else "{:.2f}"
             shown[col] = shown[col].map(lambda v, p=pattern: "nan" if math.isnan(v) else p.format(v))
     return shown.to_string(index=False)

@@ -20,6 +20,10 @@ EPILOG = """examples:
   cardsim simulate wizard --players 4 --bots heuristic,random,random,random --games 100000 --rule schedule=tournament
   cardsim simulate wizard --players 5 --bots heuristic --rounds 1000000 --cards 7
   cardsim simulate callpartner --players 5 --bots heuristic --games 100000 --rule all_pass=dealer_forced
+  cardsim tournament wizard --bots heuristic,random,random,random --games 10000 --out results/wiz
+  cardsim tournament wizard --bots heuristic,random,random,random --games 10000 --out results/wiz --resume
+  cardsim tournament differenzler --bots heuristic,heuristic,random,random --rounds 1000000 --dask-local 2
+  cardsim advise wizard --hand "W1 H13 H2 C7" --trump S --seat 1 --players 4
   cardsim info wizard
 """
 
@@ -50,6 +54,28 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", help="write one row per (round, seat) to this Parquet file")
     sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="show a progress bar (default: on a terminal)")  # fmt: skip
+
+    tour = commands.add_parser("tournament", help="duplicate-deal tournament into a results folder, resumable, "
+                               "locally or on a Dask cluster")  # fmt: skip
+    common(tour)
+    tour.add_argument("--rounds", type=_positive, help="number of deals (default 100000); each is played once per "
+                      "seat rotation")  # fmt: skip
+    tour.add_argument("--games", type=_positive, metavar="N", help="number of whole games, each played once per "
+                      "seat rotation")  # fmt: skip
+    tour.add_argument("--out", help="results folder (default results/<game>-<size>-seed<seed>)")
+    tour.add_argument("--resume", action="store_true", help="continue the experiment in --out: compute only the "
+                      "missing or damaged chunks")  # fmt: skip
+    tour.add_argument("--no-duplicate", dest="duplicate", action="store_false",
+                      help="play every deal once as seated instead of once per seat rotation")  # fmt: skip
+    tour.add_argument("--chunk", type=_positive, help="deals (or games) per chunk file (default: about 262144 "
+                      "rounds or 4096 games per chunk)")  # fmt: skip
+    tour.add_argument("--threads", type=int, help="threads of the local run (default: all cores)")
+    tour.add_argument("--scheduler", metavar="ADDRESS", help="run the chunks on this dask.distributed scheduler, "
+                      "e.g. tcp://host:8786")  # fmt: skip
+    tour.add_argument("--dask-local", type=_positive, metavar="N", help="run the chunks on a local Dask cluster of "
+                      "N worker processes")  # fmt: skip
+    tour.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                      help="show a progress bar (default: on a terminal)")  # fmt: skip
 
     rep = commands.add_parser("replay", help="print one round exactly as it was played")
     common(rep)
@@ -130,6 +156,38 @@ def _simulate(args: argparse.Namespace) -> None:
     print(format_table(result.summary))
 
 
+def _tournament(args: argparse.Namespace) -> None:
+    from cardsim.analysis import format_table
+    from cardsim.report import describe, write_report
+    from cardsim.runner import experiment, run
+
+    if args.rounds and args.games:
+        raise CardsimError("give --rounds N (deals) or --games N, not both")
+    rounds = None if args.games else (args.rounds or 100_000)
+    exp = experiment(args.game, args.bots, rounds=rounds, games=args.games, seed=args.seed, rules=_rules(args),
+                     players=args.players, duplicate=args.duplicate, chunk=args.chunk)  # fmt: skip
+    out = args.out or f"results/{exp.game}-{exp.units}{'games' if exp.games else 'deals'}-seed{exp.seed}"
+    began = time.perf_counter()
+    outcome = run(exp, out, resume=args.resume, threads=args.threads, scheduler=args.scheduler,
+                  dask_local=args.dask_local, progress=args.progress)  # fmt: skip
+    seconds = time.perf_counter() - began
+    summary = write_report(outcome)
+    if args.json:
+        print(json.dumps({"experiment": vars(exp) | {"bots": list(exp.bots)}, "folder": out, "summary": str(summary),
+                          "computed_chunks": outcome.computed, "seconds": round(seconds, 3),
+                          "bots": outcome.standings.bots.to_dict(orient="records"),
+                          "pairs": outcome.standings.pairs.to_dict(orient="records")}))  # fmt: skip
+        return
+    print(describe(outcome))
+    print(f"{seconds:.2f} s; {outcome.computed} of {exp.chunks} chunks computed now; results in {out} "
+          f"(summary {summary})")  # fmt: skip
+    print()
+    print(format_table(outcome.standings.bots))
+    if len(outcome.standings.pairs):
+        print()
+        print(format_table(outcome.standings.pairs))
+
+
 def _replay(args: argparse.Namespace) -> None:
     from cardsim.engine import replay
     from cardsim.games import get_game
@@ -161,10 +219,13 @@ def _info(args: argparse.Namespace) -> None:
         print(f"  {name}: {doc}")
 
 
+COMMANDS = {"simulate": _simulate, "tournament": _tournament, "advise": _advise, "replay": _replay, "info": _info}
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        {"simulate": _simulate, "replay": _replay, "advise": _advise, "info": _info}[args.command](args)
+        COMMANDS[args.command](args)
     except CardsimError as exc:
         print(f"cardsim: error: {exc}", file=sys.stderr)
         return 2

@@ -1,0 +1,486 @@
+"""Experiments at scale: chunked runs that write Parquet, resume after interruption, and run on a Dask cluster.
+
+An experiment (``Experiment``: game, rules, lineup, seed, size, seat
+rotations, chunk size, code version) lives in a results folder::
+
+    config.json                      the experiment; a resume must match it
+    chunks/chunk-000000.parquet      rows of chunk 0, one row per round and rotation (seats as columns)
+    chunks/chunk-000000.json         its statistics, its size and the BLAKE2 digest of the Parquet file
+
+A chunk's files appear only when complete (written to a hidden temporary
+file, then renamed), the Parquet file first. On ``resume`` every chunk whose
+sidecar is missing, unreadable or whose digest does not match is computed
+again, so an interrupted, killed or damaged run loses only unfinished chunks
+and ends with exactly the result of an uninterrupted one. Chunks are keyed by
+(seed, deal), so they may be computed anywhere, in any order: locally (the
+kernel's numba threads on all cores, with the next chunk simulated while
+the last one is written) or by the workers of a dask.distributed cluster.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+import pandas as pd
+
+import cardsim
+from cardsim.engine import check_threads, max_threads
+from cardsim.errors import CardsimError
+from cardsim.games import get_game
+from cardsim.kernel_cache import source_digest
+from cardsim.options import rules_text
+from cardsim.results import Batch
+from cardsim.rng import check_seed
+from cardsim.tournament import DealStats, Standings, rotated, standings
+
+FORMAT = 1
+ROUNDS_PER_CHUNK = 1 << 18  # rounds of all rotations together
+GAMES_PER_CHUNK = 1 << 12
+PYTHON_BOT_UNITS_PER_CHUNK = 64  # Python bots are slow: small chunks keep progress and resume fine-grained
+PARQUET_OPTIONS = {  # numbers are also byte-stream split: with fast zstd that is both small and cheap to write
+    "compression": "zstd",
+    "compression_level": 1,
+    "use_dictionary": False,
+    "write_statistics": False,
+}
+_KERNEL_LOCK = threading.Lock()  # one batch kernel at a time per process (numba's thread pool is not reentrant)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """Everything that fixes an experiment's numbers; two runs of the same experiment give identical files."""
+
+    game: str
+    bots: tuple[str, ...]
+    rules: str
+    seed: int
+    units: int  # deals (single rounds) or whole games
+    games: bool
+    rotations: int  # 1: as seated; the player count: duplicate deals
+    chunk: int  # units per chunk
+    version: str  # cardsim version + source digest: results of other code are never mixed in
+
+    @property
+    def chunks(self) -> int:
+        return -(-self.units // self.chunk)
+
+    def chunk_range(self, index: int) -> tuple[int, int]:
+        """(first unit, number of units) of chunk ``index``."""
+        start = index * self.chunk
+        return start, min(self.chunk, self.units - start)
+
+
+def experiment(
+    game: str,
+    bots: str | list[str],
+    *,
+    rounds: int | None = None,
+    games: int | None = None,
+    seed: int = 0,
+    rules: dict[str, Any] | list[str] | None = None,
+    players: int | None = None,
+    duplicate: bool = True,
+    chunk: int | None = None,
+) -> Experiment:
+    """A validated experiment: ``rounds`` deals or ``games`` whole games, each played once per seat
+    rotation when ``duplicate`` (so every bot holds every hand), else once as seated."""
+    front = get_game(game)
+    rule_set = front.make_rules(rules, players)
+    lineup = front.lineup(bots, rule_set)
+    if (rounds is None) == (games is None):
+        raise CardsimError("give either a number of rounds (deals) or a number of games")
+    units = rounds if games is None else games
+    _check_positive(units, "rounds" if games is None else "games")
+    rotations = len(lineup.names) if duplicate else 1
+    if chunk is None:
+        chunk = max(1, (ROUNDS_PER_CHUNK if games is None else GAMES_PER_CHUNK) // rotations)
+        if not lineup.compiled:
+            chunk = min(chunk, PYTHON_BOT_UNITS_PER_CHUNK)
+    _check_positive(chunk, "chunk size")
+    return Experiment(front.name, lineup.names, rules_text(rule_set), check_seed(seed), int(units), games is not None,
+                      rotations, int(chunk), code_version(lineup.names))  # fmt: skip
+
+
+def code_version(bots: tuple[str, ...]) -> str:
+    """cardsim's version and source digest, plus a digest of every Python bot file in the lineup."""
+    digest = hashlib.blake2b(digest_size=8)
+    for spec in sorted(set(bots)):
+        path = Path(spec.rpartition(":")[0])
+        if ":" in spec and path.is_file():
+            digest.update(path.read_bytes())
+    bots_part = f"+bots-{digest.hexdigest()}" if any(":" in b for b in bots) else ""
+    return f"{cardsim.__version__}+{source_digest()}{bots_part}"
+
+
+def _check_positive(value: Any, what: str) -> None:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+        raise CardsimError(f"the {what} must be a positive integer, not {value!r}")
+
+
+# ---------------------------------------------------------------- one chunk: simulate, summarise, encode
+
+
+def simulate_chunk(exp: Experiment, index: int) -> list[Batch]:
+    """The chunk's deals played in every rotation (the compiled kernel, on this process's numba threads)."""
+    front = get_game(exp.game)
+    rule_set = front.make_rules(exp.rules.split(","))
+    start, count = exp.chunk_range(index)
+    batches = []
+    for rotation in range(exp.rotations):
+        lineup = front.lineup(list(rotated(exp.bots, rotation)), rule_set)
+        with _KERNEL_LOCK:
+            batches.append(front.run(rule_set, lineup, exp.seed, start, count, exp.games))
+    return batches
+
+
+def encode_chunk(exp: Experiment, batches: list[Batch]) -> tuple[bytes, DealStats]:
+    """A chunk's rows as Parquet bytes (one row per round and rotation, per-seat values as columns) and its
+    statistics."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    front = get_game(exp.game)
+    stats = DealStats.of_batches(front, batches, exp.bots)
+    tables = [pa.table(_wide_columns(batch, rotation)) for rotation, batch in enumerate(batches)]
+    sink = pa.BufferOutputStream()
+    table = pa.concat_tables(tables)
+    split = [f.name for f in table.schema if pa.types.is_integer(f.type) or pa.types.is_floating(f.type)]
+    pq.write_table(table, sink, use_byte_stream_split=split, **PARQUET_OPTIONS)
+    return sink.getvalue().to_pybytes(), stats
+
+
+def _wide_columns(batch: Batch, rotation: int) -> dict[str, np.ndarray]:
+    """One entry per played round: its unit, round, rotation, per-round values and ``<value>_<seat>`` columns."""
+    unit, rnd = np.nonzero(batch.valid)
+    cols = {"game_no": batch.start + unit, "round": rnd} if batch.games else {"round": batch.start + unit}
+    cols = {k: v.astype(np.int64) for k, v in cols.items()}
+    cols["rotation"] = np.full(unit.size, rotation, np.int8)
+    cols.update({name: values[unit, rnd] for name, values in batch.per_round.items()})
+    seats = batch.per_seat[batch.score].shape[2]
+    per_seat = dict(batch.per_seat)
+    if batch.games:
+        per_seat.update(game_total=batch.game_totals[:, None, :], game_win=batch.game_wins()[:, None, :])
+    for name, values in per_seat.items():
+        played = values[unit, 0 if name.startswith("game_") else rnd]
+        cols.update({f"{name}_{s}": np.ascontiguousarray(played[:, s]) for s in range(seats)})
+    return cols
+
+
+def _chunk_task(exp: Experiment, index: int, threads: int | None) -> tuple[int, bytes, dict]:
+    """What a Dask worker runs: one chunk, returned as Parquet bytes and statistics (the client writes them)."""
+    numba.set_num_threads(min(threads or max_threads(), max_threads()))
+    data, stats = encode_chunk(exp, simulate_chunk(exp, index))
+    return index, data, stats.to_json()
+
+
+# ---------------------------------------------------------------- the results folder
+
+
+class ResultsFolder:
+    """The files of one experiment: its config, and each chunk's Parquet rows with a checked sidecar."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self.config_path = self.path / "config.json"
+        self.chunk_dir = self.path / "chunks"
+
+    def parquet(self, index: int) -> Path:
+        return self.chunk_dir / f"chunk-{index:06d}.parquet"
+
+    def sidecar(self, index: int) -> Path:
+        return self.chunk_dir / f"chunk-{index:06d}.json"
+
+    def read_config(self) -> Experiment:
+        try:
+            data = json.loads(self.config_path.read_text())
+            if data.pop("format") != FORMAT:
+                raise ValueError(f"format {data.get('format')} is not {FORMAT}")
+            return Experiment(**{**data, "bots": tuple(data["bots"])})
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise CardsimError(
+                f"{self.config_path} is unreadable ({type(exc).__name__}: {exc}); it is not a cardsim results "
+                "folder or it is damaged: use another --out folder"
+            ) from None
+
+    def open(self, exp: Experiment, resume: bool) -> None:
+        """Start the folder for ``exp``, or check that it holds ``exp`` when resuming."""
+        if self.config_path.exists():
+            saved = self.read_config()
+            if not resume:
+                raise CardsimError(f"{self.path} already holds an experiment; add --resume to continue it "
+                                   "(only missing chunks are computed), or choose another --out folder")  # fmt: skip
+            differences = [
+                f"{f.name} {getattr(saved, f.name)!r} there, {getattr(exp, f.name)!r} here"
+                for f in dataclasses.fields(exp)
+                if getattr(saved, f.name) != getattr(exp, f.name)
+            ]
+            if differences:
+                raise CardsimError(f"cannot resume: {self.path} holds a different experiment: "
+                                   + "; ".join(differences) + ". Use the same settings, or another --out folder")
+            return
+        if self.path.exists() and any(self.path.iterdir()):
+            raise CardsimError(f"{self.path} is not empty and holds no cardsim experiment (no config.json); "
+                               "choose a new or empty --out folder")  # fmt: skip
+        self.chunk_dir.mkdir(parents=True, exist_ok=True)
+        _write_atomic(self.config_path, json.dumps({"format": FORMAT, **dataclasses.asdict(exp)}, indent=1).encode())
+
+    def finished(self, exp: Experiment, warn: Callable[[str], None]) -> dict[int, DealStats]:
+        """Statistics of every complete, intact chunk; damaged or partial ones are removed (to be recomputed)."""
+        self.chunk_dir.mkdir(parents=True, exist_ok=True)
+        for leftover in self.chunk_dir.glob(".*.partial"):
+            leftover.unlink()
+        done = {}
+        for index in range(exp.chunks):
+            sidecar, parquet = self.sidecar(index), self.parquet(index)
+            if not sidecar.exists():
+                parquet.unlink(missing_ok=True)  # interrupted between its two files
+                continue
+            try:
+                done[index] = self._check(exp, index)
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                warn(f"chunk {index} is damaged ({exc}); it will be computed again")
+                sidecar.unlink()
+                parquet.unlink(missing_ok=True)
+        return done
+
+    def _check(self, exp: Experiment, index: int) -> DealStats:
+        record = json.loads(self.sidecar(index).read_text())
+        body = {k: v for k, v in record.items() if k != "check"}
+        if record.get("check") != _digest(json.dumps(body, sort_keys=True).encode()):
+            raise ValueError("its sidecar fails its checksum")
+        if (record["start"], record["count"]) != exp.chunk_range(index):
+            raise ValueError("its sidecar describes other deals")
+        data = self.parquet(index).read_bytes()
+        if len(data) != record["bytes"] or _digest(data) != record["digest"]:
+            raise ValueError(f"{self.parquet(index).name} is truncated or altered (digest mismatch)")
+        return DealStats.from_json(record["stats"])
+
+    def store(self, exp: Experiment, index: int, data: bytes, stats: DealStats) -> None:
+        """Write a chunk: the Parquet file, then the sidecar that marks it complete."""
+        start, count = exp.chunk_range(index)
+        body = {"chunk": index, "start": start, "count": count, "bytes": len(data), "digest": _digest(data),
+                "stats": stats.to_json()}  # fmt: skip
+        record = {**body, "check": _digest(json.dumps(body, sort_keys=True).encode())}
+        _write_atomic(self.parquet(index), data)
+        _write_atomic(self.sidecar(index), json.dumps(record).encode())
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a hidden temporary file, so ``path`` is never seen half-written."""
+    tmp = path.with_name(f".{path.name}.partial")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+# ---------------------------------------------------------------- running
+
+
+@dataclass
+class Outcome:
+    """A finished experiment: its config, folder, merged statistics and standings."""
+
+    experiment: Experiment
+    folder: Path
+    stats: DealStats
+    standings: Standings
+    computed: int  # chunks computed by this call (the rest were already in the folder)
+
+
+def run(
+    exp: Experiment,
+    out: str | os.PathLike,
+    *,
+    resume: bool = False,
+    threads: int | None = None,
+    scheduler: str | None = None,
+    dask_local: int | None = None,
+    progress: bool | None = None,
+    warn: Callable[[str], None] | None = None,
+) -> Outcome:
+    """Run the missing chunks of ``exp`` into the folder ``out`` and return the merged result.
+
+    Locally by default (numba threads: ``threads``, default all cores); on the Dask
+    cluster at ``scheduler`` (``tcp://host:8786``), or on a local cluster of
+    ``dask_local`` worker processes. Every way gives identical files and numbers.
+    """
+    warn = warn or (lambda message: print(f"cardsim: {message}", file=sys.stderr))
+    if scheduler is not None and dask_local is not None:
+        raise CardsimError("give --scheduler (an existing cluster) or --dask-local N (a new local one), not both")
+    if dask_local is not None:
+        _check_positive(dask_local, "number of --dask-local workers")
+    threads = check_threads(threads)
+    folder = ResultsFolder(out)
+    folder.open(exp, resume)
+    done = folder.finished(exp, warn)
+    todo = [i for i in range(exp.chunks) if i not in done]
+    per_chunk = exp.rotations  # progress in rounds (deals x rotations) or games (x rotations)
+    bar = _progress(exp.units * per_chunk, "games" if exp.games else "rounds", progress)
+    if bar:
+        bar.update(sum(exp.chunk_range(i)[1] for i in done) * per_chunk)
+
+    def record(index: int, stats: DealStats) -> None:
+        done[index] = stats
+        if bar:
+            bar.update(exp.chunk_range(index)[1] * per_chunk)
+
+    try:
+        if scheduler is None and dask_local is None:
+            _run_local(exp, folder, todo, threads, record)
+        else:
+            _run_dask(exp, folder, todo, scheduler, dask_local, record)
+    finally:
+        if bar:
+            bar.close()
+    total = DealStats.from_json(done[0].to_json())
+    for index in range(1, exp.chunks):
+        total.add(done[index])
+    front = get_game(exp.game)
+    return Outcome(exp, folder.path, total, standings(front, total, exp.bots, exp.games), len(todo))
+
+
+def _run_local(exp: Experiment, folder: ResultsFolder, todo: list[int], threads: int, record) -> None:
+    """Simulate chunk by chunk on all cores; each finished chunk is encoded and written in the background."""
+    numba.set_num_threads(threads)
+
+    def store(index: int, batches: list[Batch]) -> tuple[int, DealStats]:
+        data, stats = encode_chunk(exp, batches)
+        folder.store(exp, index, data, stats)
+        return index, stats
+
+    with ThreadPoolExecutor(max_workers=1) as writer:
+        pending = None
+        for index in todo:
+            batches = simulate_chunk(exp, index)
+            if pending is not None:
+                record(*pending.result())
+            pending = writer.submit(store, index, batches)
+        if pending is not None:
+            record(*pending.result())
+
+
+def _run_dask(exp: Experiment, folder: ResultsFolder, todo: list[int], scheduler: str | None,
+              dask_local: int | None, record) -> None:  # fmt: skip
+    """Submit every missing chunk to the cluster; write each chunk as it arrives."""
+    from distributed import Client, LocalCluster, as_completed
+
+    if dask_local is not None:
+        cluster = LocalCluster(n_workers=dask_local, threads_per_worker=1, processes=True, dashboard_address=None)
+        client, threads = Client(cluster), max(1, max_threads() // dask_local)
+    else:
+        try:
+            client, threads, cluster = Client(scheduler, timeout="20s"), None, None
+        except OSError as exc:
+            raise CardsimError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    try:
+        futures = [client.submit(_chunk_task, exp, i, threads, pure=False) for i in todo]
+        for future in as_completed(futures):
+            index, data, stats = future.result()
+            stats = DealStats.from_json(stats)
+            folder.store(exp, index, data, stats)
+            record(index, stats)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _progress(total: int, unit: str, show: bool | None):
+    """A tqdm bar on a terminal (or when asked), else None."""
+    if show is None:
+        show = sys.stderr.isatty()
+    if not show:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=f" {unit}", unit_scale=True, smoothing=0.1, file=sys.stderr)
+
+
+# ---------------------------------------------------------------- reading results back
+
+
+def load(out: str | os.PathLike) -> Outcome:
+    """The result of a complete results folder (nothing is computed; a missing or damaged chunk is an error)."""
+    folder = ResultsFolder(out)
+    if not folder.config_path.exists():
+        raise CardsimError(f"{folder.path} holds no cardsim experiment (no config.json)")
+    exp = folder.read_config()
+    problems: list[str] = []
+    done = folder.finished(exp, problems.append)
+    missing = [i for i in range(exp.chunks) if i not in done]
+    if missing:
+        raise CardsimError(f"{folder.path}: {len(missing)} of {exp.chunks} chunks are missing or damaged "
+                           f"({'; '.join(problems) or 'not computed yet'}); run again with --resume to compute them")
+    total = DealStats.from_json(done[0].to_json())
+    for index in range(1, exp.chunks):
+        total.add(done[index])
+    return Outcome(exp, folder.path, total, standings(get_game(exp.game), total, exp.bots, exp.games), 0)
+
+
+def iter_rows(out: str | os.PathLike) -> Iterator[pd.DataFrame]:
+    """The tidy rows of a complete results folder, chunk by chunk: one row per (round, rotation, seat)
+    with the columns of ``simulate(..., keep_rows=True)`` plus ``rotation``. Chunks are checked first."""
+    outcome = load(out)
+    exp, folder = outcome.experiment, ResultsFolder(out)
+    front = get_game(exp.game)
+    for index in range(exp.chunks):
+        yield _tidy(pd.read_parquet(folder.parquet(index)), exp, front)
+
+
+def load_rows(out: str | os.PathLike) -> pd.DataFrame:
+    """All tidy rows of a complete results folder (see ``iter_rows``; for large runs iterate instead)."""
+    return pd.concat(iter_rows(out), ignore_index=True)
+
+
+def _tidy(wide: pd.DataFrame, exp: Experiment, front) -> pd.DataFrame:
+    """Wide chunk rows (seats as columns) as one row per seat, with bot names and labelled categories."""
+    seats = len(exp.bots)
+    per_seat = _per_seat_names(wide, seats)
+    shared = [c for c in wide.columns if c.rpartition("_")[0] not in per_seat]
+    n = len(wide)
+    data: dict[str, Any] = {
+        "game": pd.Categorical.from_codes(np.zeros(n * seats, np.int8), [exp.game]),
+        "rules": pd.Categorical.from_codes(np.zeros(n * seats, np.int8), [exp.rules]),
+        "seed": np.full(n * seats, exp.seed, np.uint64),
+    }
+    for column in shared:
+        values = np.repeat(wide[column].to_numpy(), seats)
+        data[column] = pd.Categorical.from_codes(values.astype(np.int16), front.categories[column]) if (
+            column in front.categories) else values  # fmt: skip
+        if column == "rotation":
+            data["seat"] = np.tile(np.arange(seats, dtype=np.int8), n)
+            names = list(dict.fromkeys(exp.bots))
+            lineups = np.array([[names.index(b) for b in rotated(exp.bots, r)] for r in range(exp.rotations)])
+            codes = lineups[values.astype(np.intp), data["seat"].astype(np.intp)]
+            data["bot"] = pd.Categorical.from_codes(codes.astype(np.int8), names)
+    for name in per_seat:
+        data[name] = np.column_stack([wide[f"{name}_{s}"].to_numpy() for s in range(seats)]).ravel()
+    return pd.DataFrame(data)
+
+
+def _per_seat_names(wide: pd.DataFrame, seats: int) -> list[str]:
+    """Per-seat value names in column order: ``points_0 .. points_3`` -> ``points``."""
+    names = []
+    for column in wide.columns:
+        name, _, seat = column.rpartition("_")
+        if seat == "0" and all(f"{name}_{s}" in wide.columns for s in range(seats)):
+            names.append(name)
+    return names
