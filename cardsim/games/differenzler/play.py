@@ -2,8 +2,10 @@
 
 Two drivers share the rules kernels, the deal and the built-in bots:
 
-* ``play_round`` (compiled) plays a whole round with built-in bots; the batch
-  kernel ``simulate_games`` runs it over many rounds or games in parallel.
+* ``play_round`` (compiled) deals (``start_round``) and plays (``play_dealt``) a
+  round with built-in bots; the batch kernel ``simulate_games`` runs it over
+  many rounds or games in parallel, and bid advice (``advise.py``) plays its
+  completions of a known hand through ``play_dealt`` with a forced prediction.
 * ``play_round_py`` (plain Python) plays the same round when a seat holds a
   Python bot, asking that bot through the documented protocol.
 
@@ -75,16 +77,44 @@ def play_round(
     points: np.ndarray,
     penalties: np.ndarray,
 ) -> tuple:
-    """One round with built-in bots; fills predictions/points/penalties[seat] and
-    history[trick] = (leader, winner, 4 cards in play order). Returns (first_hand, trump_card).
+    """One round with built-in bots: ``start_round`` then ``play_dealt``. Returns (first_hand, trump_card).
 
     ``rng``, ``hands`` and the rest are working arrays from ``new_scratch``,
     passed whole: the hot loop creates no array views.
     """
     first_hand, trump_card = start_round(seed, unit, sub, first_hand, rng, hands)
+    play_dealt(first_hand, trump_card, bots, exact_bonus, -1, 0, rng, hands, history, predictions, points, penalties)
+    return first_hand, trump_card
+
+
+@njit(cache=True, inline="always")
+def play_dealt(
+    first_hand: int,
+    trump_card: int,
+    bots: np.ndarray,
+    exact_bonus: int,
+    forced_seat: int,
+    forced_prediction: int,
+    rng: np.ndarray,
+    hands: np.ndarray,
+    history: np.ndarray,
+    predictions: np.ndarray,
+    points: np.ndarray,
+    penalties: np.ndarray,
+) -> None:
+    """Play a dealt round (``hands``, streams in ``rng``) with built-in bots: predictions, nine tricks, penalties.
+
+    Fills predictions/points/penalties[seat] and history[trick] = (leader, winner,
+    4 cards in play order). Seat ``forced_seat`` (-1: none) predicts
+    ``forced_prediction`` instead of asking its bot, which then plays towards it
+    (bid advice).
+    """
     trump = SUIT_OF[trump_card]
     for s in range(PLAYERS):
-        predictions[s] = builtin.predict(bots[s], rng, 1 + s, hands[s], trump)
+        if s == forced_seat:
+            predictions[s] = forced_prediction
+        else:
+            predictions[s] = builtin.predict(bots[s], rng, 1 + s, hands[s], trump)
         points[s] = 0
     leader = first_hand
     for t in range(TRICKS):
@@ -110,7 +140,6 @@ def play_round(
         leader = winner
     for s in range(PLAYERS):
         penalties[s] = penalty(predictions[s], points[s], exact_bonus)
-    return first_hand, trump_card
 
 
 @njit(cache=True)

@@ -1,7 +1,8 @@
 """The course of a Wizard round and game: deal, trump, bids, tricks, scores (RULES.md B2-B9).
 
-As for Differenzler, a compiled driver (``play_round`` and the batch kernels)
-plays lineups of built-in bots, and a plain-Python driver (``play_round_py``)
+As for Differenzler, a compiled driver (``play_round``: deal and trump, then
+``play_dealt``, which bid advice also uses with a forced bid; and the batch
+kernels) plays lineups of built-in bots, and a plain-Python driver (``play_round_py``)
 plays the same rounds when a seat holds a Python bot; both draw the same
 random numbers in the same order.
 """
@@ -71,7 +72,10 @@ def play_round(
     tricks: np.ndarray,
     scores: np.ndarray,
 ) -> tuple:
-    """One round with built-in bots; fills bids/tricks/scores[seat]. Returns (dealer, turned card, trump suit)."""
+    """One round with built-in bots: deal, trump (B4), then ``play_dealt``; fills bids/tricks/scores[seat].
+
+    Returns (dealer, turned card, trump suit).
+    """
     dealer, turned = start_round(seed, unit, sub, dealer, players, cards, rng, hands)
     trump = NO_SUIT
     if fixed_trump != TURN_A_CARD:
@@ -80,11 +84,42 @@ def play_round(
         trump = builtin.choose_trump(bots[dealer], rng, 1 + dealer, hands[dealer])
     elif turned >= 0:
         trump = SUIT_OF[turned]  # a Jester has no suit: no trump
+    play_dealt(dealer, players, cards, trump, plus_minus_one, bots, -1, 0, rng, hands, bids, tricks, scores)
+    return dealer, turned, trump
+
+
+@njit(cache=True, inline="always")
+def play_dealt(
+    dealer: int,
+    players: int,
+    cards: int,
+    trump: int,
+    plus_minus_one: bool,
+    bots: np.ndarray,
+    forced_seat: int,
+    forced_bid: int,
+    rng: np.ndarray,
+    hands: np.ndarray,
+    bids: np.ndarray,
+    tricks: np.ndarray,
+    scores: np.ndarray,
+) -> bool:
+    """Play a dealt round (``hands``, streams in ``rng``, ``trump`` known) with built-in bots: bids, tricks, scores.
+
+    Seat ``forced_seat`` (-1: none) bids ``forced_bid`` instead of asking its bot,
+    which then plays towards it (bid advice). Returns False, without playing,
+    when that bid is the one ``plus_minus_one`` refuses the dealer.
+    """
     total = 0
     for i in range(players):  # B5: from the dealer's left; the dealer bids last
         seat = seat_after(dealer, 1 + i, players)
         refused = refused_bid(total, cards, i == players - 1, plus_minus_one)
-        bids[seat] = builtin.bid(bots[seat], rng, 1 + seat, hands[seat], trump, players, cards, refused)
+        if seat == forced_seat:
+            if forced_bid == refused:
+                return False
+            bids[seat] = forced_bid
+        else:
+            bids[seat] = builtin.bid(bots[seat], rng, 1 + seat, hands[seat], trump, players, cards, refused)
         total += bids[seat]
         tricks[seat] = 0
     leader = seat_after(dealer, 1, players)
@@ -105,7 +140,7 @@ def play_round(
         leader = winner
     for s in range(players):
         scores[s] = score(bids[s], tricks[s])
-    return dealer, turned, trump
+    return True
 
 
 @njit(cache=True)
