@@ -3,20 +3,35 @@
 ``advise`` deals the unseen cards at random many times around a fixed hand
 (and the trump the seat can see), plays each completion out with the chosen
 bots, and tabulates, for every bid the seat could make, the mean result with
-its 95% confidence interval. Each game's module ``cardsim.games.<game>.advise``
-holds the game-specific part (the completion kernel and which bids exist);
-this module holds what is shared: the result type, dispatch and text output.
+its 95% confidence interval. ``bid_table`` does that for many random hands and
+returns one row per hand (its features and its best bid); ``bid_figures``
+draws such a table. Each game's module ``cardsim.games.<game>.advise`` holds
+the game-specific part (the completion kernel and which bids exist); this
+module holds what is shared: the result type, dispatch, checks of the input,
+per-bid summaries, text and JSON output, and plotting helpers.
+
+Seats count from the dealer's left: seat 0 bids first and leads the first
+trick, seat ``players - 1`` is the dealer.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from cardsim.games import get_game
+from cardsim.analysis import Z95
+from cardsim.cards import Deck
+from cardsim.errors import CardsimError
+from cardsim.games import Game, get_game
+
+WINDOW = 10  # printed rows either side of the best bid when there are many bids
+MAX_SAMPLES = 10_000_000
 
 
 @dataclass
@@ -26,7 +41,8 @@ class Advice:
     ``options`` has one row per bid option: ``bid`` (its label), ``mean`` (expected
     score, or expected penalty in Differenzler), ``ci95`` (half-width), ``samples``,
     and game-specific columns. ``best`` is the label of the best option.
-    ``details`` holds game extras (e.g. Differenzler's points distribution).
+    ``details`` holds game extras (e.g. Differenzler's points distribution): scalars
+    and small dicts are printed, lists only go to JSON. ``rules`` is the rules text.
     """
 
     game: str
@@ -41,10 +57,193 @@ class Advice:
     options: pd.DataFrame
     best: Any
     details: dict[str, Any] = field(default_factory=dict)
+    rules: str = ""
+
+
+def advice_module(game: str) -> ModuleType:
+    """The game's advice module, or a clear error if that game has none (yet)."""
+    name = get_game(game).name
+    try:
+        return importlib.import_module(f"cardsim.games.{name}.advise")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"cardsim.games.{name}.advise":
+            raise
+        raise CardsimError(f"{name} has no bid advice yet") from None
 
 
 def advise(game: str, hand: str, **settings: Any) -> Advice:
     """Advice for ``hand`` in ``game``; settings are the game module's (seat, trump, players, bots, samples, ...)."""
-    name = get_game(game).name
-    module = importlib.import_module(f"cardsim.games.{name}.advise")
-    return module.advise(hand, **settings)
+    return advice_module(game).advise(hand, **settings)
+
+
+def bid_table(game: str, **settings: Any) -> pd.DataFrame:
+    """One row per random hand of ``game``: its features, the best bid and its expected result (see the game)."""
+    return advice_module(game).bid_table(**settings)
+
+
+def bid_figures(game: str, table: pd.DataFrame) -> dict[str, Any]:
+    """The game's figures of a ``bid_table`` by name (matplotlib Figures, ready to save as PNG)."""
+    return advice_module(game).bid_figures(table)
+
+
+# --- checks of the input, shared by the games -------------------------------
+
+
+def parse_hand(deck: Deck, hand: str | Iterable[str], sizes: range, game: str) -> int:
+    """The bitmask of a hand given by card names; refuses unknown or repeated cards and a wrong size."""
+    cards = deck.parse_many(hand)
+    seen: set[int] = set()
+    for card in cards:
+        if card in seen:
+            raise CardsimError(f"card {deck.name_of(card)} appears twice in the hand")
+        seen.add(card)
+    if len(cards) not in sizes:
+        allowed = str(sizes.start) if len(sizes) == 1 else f"{sizes.start} to {sizes.stop - 1}"
+        raise CardsimError(f"a {game} hand here has {allowed} cards, not {len(cards)}")
+    return deck.mask(cards)
+
+
+def check_seat(seat: int, players: int) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < players:
+        raise CardsimError(
+            f"seat {seat!r} is not allowed: use 0 to {players - 1} (0 bids first, {players - 1} is the dealer)"
+        )
+    return int(seat)
+
+
+def check_count(value: int, what: str, upper: int = MAX_SAMPLES) -> int:
+    """A positive whole number of samples or hands (at most ``upper``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= upper:
+        raise CardsimError(f"{what}={value!r} is not allowed: use a whole number from 1 to {upper:,}")
+    return int(value)
+
+
+def builtin_bots(game: Game, bots: str | list[str], rules: Any) -> tuple[tuple[str, ...], np.ndarray]:
+    """Bot names and built-in ids for the completions; Python bots are refused (too slow for thousands of rounds)."""
+    lineup = game.lineup(bots, rules)
+    if not lineup.compiled:
+        raise CardsimError(
+            f"bid advice plays many thousands of rounds and needs built-in bots ({', '.join(game.builtin_bots)}); "
+            f"'{','.join(lineup.names)}' has a Python bot"
+        )
+    return lineup.names, np.array(lineup.builtin_ids, np.int64)
+
+
+# --- per-bid summaries -------------------------------------------------------
+
+
+def option_table(bids: Iterable[Any], results: np.ndarray, valid: np.ndarray | None = None) -> pd.DataFrame:
+    """Mean, 95% CI half-width and count per bid of ``results[sample, option]`` (only where ``valid``)."""
+    values = results.astype(np.float64)
+    counts = np.full(values.shape[1], values.shape[0]) if valid is None else valid.sum(axis=0)
+    if valid is not None:
+        values = np.where(valid, values, np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.nansum(values, axis=0) / counts
+        spread = np.nansum((values - mean) ** 2, axis=0) / np.maximum(counts - 1, 1)
+        half = Z95 * np.sqrt(spread / counts)
+    mean = np.where(counts > 0, mean, np.nan)
+    return pd.DataFrame({"bid": list(bids), "mean": mean, "ci95": np.where(counts > 1, half, np.nan),
+                         "samples": counts.astype(np.int64)})  # fmt: skip
+
+
+def best_option(options: pd.DataFrame, lower_is_better: bool) -> int:
+    """Row index of the best mean (ties: the first), among bids seen at least once."""
+    means = options["mean"].to_numpy()
+    return int(np.nanargmin(means) if lower_is_better else np.nanargmax(means))
+
+
+# --- output -----------------------------------------------------------------
+
+
+def format_advice(advice: Advice) -> str:
+    """The advice as text: the settings, the table of bids (a window around the best when long), the extras."""
+    result = "penalty" if advice.lower_is_better else "score"
+    last = advice.players - 1
+    lines = [
+        f"{advice.game} bid advice  hand {advice.hand}  seat {advice.seat} of {advice.players} "
+        f"(seat 0 bids first, seat {last} deals)  trump {advice.trump or 'none'}",
+        f"bots {_lineup(advice.bots)}  {advice.samples:,} completions per bid  seed {advice.seed}  "
+        f"rules {advice.rules}",
+        "",
+    ]
+    table = advice.options
+    row = int(np.flatnonzero(table["bid"].to_numpy() == advice.best)[0])
+    shown = table
+    if len(table) > 2 * WINDOW + 5:
+        shown = table.iloc[max(0, row - WINDOW) : row + WINDOW + 1]
+    shown = shown.rename(columns={"mean": f"expected_{result}"})
+    text = shown.to_string(index=False, float_format=lambda v: f"{v:.3f}")
+    header, *body = text.splitlines()
+    lines.append("  " + header)
+    for label, line in zip(shown["bid"], body, strict=True):
+        lines.append(("* " if label == advice.best else "  ") + line)
+    if len(shown) < len(table):
+        lines.append(f"  ({len(table)} bids in all; rows {shown['bid'].iloc[0]}..{shown['bid'].iloc[-1]} shown, "
+                     "the full table with --json)")  # fmt: skip
+    best = table.iloc[row]
+    lines += ["", f"best bid: {advice.best}  (expected {result} {best['mean']:.2f} ± {best['ci95']:.2f})"]
+    for name, value in advice.details.items():
+        if isinstance(value, dict):
+            lines.append(f"{name.replace('_', ' ')}: " + "  ".join(f"{k} {_short(v)}" for k, v in value.items()))
+        elif not isinstance(value, (list, tuple, np.ndarray)):
+            lines.append(f"{name.replace('_', ' ')}: {_short(value)}")
+    return "\n".join(lines)
+
+
+def _lineup(bots: tuple[str, ...]) -> str:
+    return f"{bots[0]} x{len(bots)}" if len(set(bots)) == 1 else ",".join(bots)
+
+
+def _short(value: Any) -> str:
+    return f"{value:.3f}".rstrip("0").rstrip(".") if isinstance(value, (float, np.floating)) else str(value)
+
+
+def advice_json(advice: Advice) -> dict[str, Any]:
+    """The advice as a JSON-able dict, with the full table of bids as a list of records."""
+    return _plain({
+        "game": advice.game, "hand": advice.hand, "seat": advice.seat, "players": advice.players,
+        "trump": advice.trump, "bots": list(advice.bots), "samples": advice.samples, "seed": advice.seed,
+        "rules": advice.rules, "lower_is_better": advice.lower_is_better, "best": advice.best,
+        "options": advice.options.to_dict(orient="records"), "details": advice.details,
+    })  # fmt: skip
+
+
+def _plain(value: Any) -> Any:
+    """numpy scalars and arrays as Python numbers and lists; NaN as None (valid JSON)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not np.isfinite(value):
+        return None
+    return value
+
+
+# --- figures ----------------------------------------------------------------
+
+
+def new_figure(title: str, panels: int = 1, width: float = 6.4):
+    """A matplotlib Figure (no pyplot state) with ``panels`` axes side by side and a title."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(width * panels if panels > 1 else width, 4.6), layout="constrained")
+    axes = figure.subplots(1, panels, squeeze=False)[0]
+    figure.suptitle(title)
+    return figure, axes
+
+
+def plot_means(ax, table: pd.DataFrame, x: str, y: str, by: str | None = None, label: str | None = None) -> None:
+    """Mean of ``y`` per value of ``x`` with 95% CI bars: one line, or one per value of ``by``
+    (``label`` is then a format for the value, e.g. ``"seat {}"``)."""
+    if by is None:
+        groups = [(label, table)]
+    else:
+        groups = [((label or "{}").format(k), part) for k, part in table.groupby(by, observed=True, sort=True)]
+    for name, part in groups:
+        stats = part.groupby(x, observed=True)[y].agg(["mean", "std", "count"])
+        half = Z95 * stats["std"].fillna(0.0) / np.sqrt(stats["count"])
+        ax.errorbar(stats.index, stats["mean"], yerr=half, marker="o", capsize=3, label=name)
+    ax.grid(alpha=0.3)

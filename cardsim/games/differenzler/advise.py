@@ -1,0 +1,255 @@
+"""Differenzler bid advice: the expected penalty of every prediction 0..157 for a hand and the shown trump card.
+
+Seats count from First Hand: seat 0 predicts first and leads the first trick
+(A6), seat 3 is the dealer, who holds the shown trump card (A5). A completion
+deals the 27 unseen cards around the hand, the dealer always getting the
+trump card; then, for every prediction p, the seat predicts p and its bot
+plays towards it (the heuristic takes points while below its prediction),
+the others predict and play with their own bots. All 158 predictions of a
+sample play the same deal with the same random draws (common random numbers),
+so the differences between predictions are measured much more precisely than
+each mean alone. Sample ``s`` of hand ``key`` uses the streams (seed, s, key):
+the numbers do not depend on the threads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numba import njit, prange
+
+from bots.differenzler import heuristic_prediction
+from cardsim.advise import (
+    Advice,
+    best_option,
+    builtin_bots,
+    check_count,
+    check_seat,
+    new_figure,
+    option_table,
+    parse_hand,
+    plot_means,
+)
+from cardsim.analysis import Z95
+from cardsim.cards import JASS36, bit
+from cardsim.deal import draw_cards
+from cardsim.errors import CardsimError
+from cardsim.games import get_game
+from cardsim.games.differenzler.play import new_scratch, play_dealt, start_round
+from cardsim.games.differenzler.rules import ACE, MAX_PREDICTION, PLAYERS, POINTS, SUIT_MASK, TRICKS
+from cardsim.options import rules_text
+from cardsim.rng import DEAL_STREAM, check_seed, seed_streams
+
+OPTIONS = MAX_PREDICTION + 1  # predictions 0..157
+DEALER = PLAYERS - 1  # seats count from First Hand
+FULL_DECK = np.uint64((1 << 36) - 1)
+BLOCK = 4  # samples per parallel work item (each plays 158 rounds)
+ACE_VALUE = 11
+
+
+@njit(cache=True)
+def deal_completion(rng: np.ndarray, hand: np.uint64, seat: int, trump_card: int, hands: np.ndarray) -> None:
+    """A uniform deal of the unseen cards around ``hand`` (at ``seat``), the dealer (seat 3) holding ``trump_card``."""
+    hands[seat] = hand
+    deck = FULL_DECK ^ hand
+    if seat != DEALER:
+        deck ^= bit(trump_card)
+        drawn = draw_cards(rng, DEAL_STREAM, deck, TRICKS - 1)
+        hands[DEALER] = drawn | bit(trump_card)
+        deck ^= drawn
+    for s in range(PLAYERS):
+        if s != seat and s != DEALER:
+            hands[s] = draw_cards(rng, DEAL_STREAM, deck, TRICKS)
+            deck ^= hands[s]
+
+
+@njit(parallel=True, cache=True)
+def completions(
+    seed: np.uint64, key: int, hand: np.uint64, seat: int, trump_card: int, bots: np.ndarray, exact_bonus: int,
+    points: np.ndarray, penalties: np.ndarray,
+) -> None:  # fmt: skip
+    """points/penalties[sample, p] of ``seat`` when it predicts p, one deal per sample played for every p."""
+    samples = points.shape[0]
+    for block in prange((samples + BLOCK - 1) // BLOCK):
+        rng, hands, history, predictions, pts, pen = new_scratch()
+        dealt_rng, dealt = np.empty_like(rng), np.empty_like(hands)
+        for sample in range(block * BLOCK, min(samples, (block + 1) * BLOCK)):
+            seed_streams(rng, seed, sample, key)
+            deal_completion(rng, hand, seat, trump_card, hands)
+            dealt_rng[:], dealt[:] = rng, hands
+            for p in range(OPTIONS):
+                rng[:], hands[:] = dealt_rng, dealt
+                play_dealt(0, trump_card, bots, exact_bonus, seat, p, rng, hands, history, predictions, pts, pen)
+                points[sample, p], penalties[sample, p] = pts[seat], pen[seat]
+
+
+def hand_features(hand: int, trump: int) -> dict[str, int]:
+    """Trump points, trumps and side aces of a hand, the Swiss TV rule of thumb and the heuristic bot's prediction.
+
+    The rule of thumb predicts 2 x the points of one's trumps + 11 per ace of a
+    side suit (the trump ace already counts among the trump points).
+    """
+    trumps = hand & int(SUIT_MASK[trump])
+    trump_points = sum(int(POINTS[trump, c]) for c in JASS36.cards_of(trumps))
+    aces = sum(hand >> JASS36.card(s, ACE) & 1 for s in range(4) if s != trump)
+    return {
+        "trump_points": trump_points,
+        "trumps": bin(trumps).count("1"),
+        "aces": aces,
+        "rule_of_thumb": min(MAX_PREDICTION, 2 * trump_points + ACE_VALUE * aces),
+        "heuristic": int(heuristic_prediction(np.uint64(hand), trump)),
+    }
+
+
+def _evaluate(
+    seed: int, key: int, hand: int, seat: int, trump_card: int, bots: np.ndarray, exact_bonus: int, samples: int
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """The table of predictions (expected penalty, CI, mean points, exact rate) and points[sample, prediction]."""
+    points = np.empty((samples, OPTIONS), np.int16)
+    penalties = np.empty((samples, OPTIONS), np.int16)
+    completions(np.uint64(seed), key, np.uint64(hand), seat, trump_card, bots, exact_bonus, points, penalties)
+    options = option_table(range(OPTIONS), penalties)
+    options["mean_points"] = points.mean(axis=0)
+    options["exact_rate"] = (points == np.arange(OPTIONS)).mean(axis=0)
+    return options, points
+
+
+def _trump_card(trump: str | None, hand: int, seat: int) -> int:
+    if trump is None:
+        raise CardsimError("differenzler advice needs the dealer's shown trump card, e.g. trump='H6' (--trump H6)")
+    card = JASS36.parse(trump)
+    held = bool(hand >> card & 1)
+    name = JASS36.name_of(card)
+    if seat == DEALER and not held:
+        raise CardsimError(f"seat {DEALER} is the dealer, who shows the trump card: {name} must be in the hand")
+    if seat != DEALER and held:
+        raise CardsimError(f"{name} is in the hand of seat {seat}, but the trump card is the dealer's (seat {DEALER})")
+    return card
+
+
+def _settings(players: int | None, bots: Any, rules: Any) -> tuple:
+    game = get_game("differenzler")
+    rule_set = game.make_rules(rules, players)
+    names, ids = builtin_bots(game, bots, rule_set)
+    return rule_set, names, ids
+
+
+def advise(
+    hand: str,
+    *,
+    seat: int = 0,
+    trump: str | None = None,
+    players: int | None = None,
+    bots: str | list[str] = "heuristic",
+    samples: int = 2000,
+    seed: int = 0,
+    rules: dict[str, Any] | list[str] | None = None,
+) -> Advice:
+    """The expected penalty (under the rules' ``exact_bonus``) of every prediction 0..157 for ``hand`` at ``seat``
+    (0 = First Hand, 3 = dealer) with the dealer's shown card ``trump``; ``details`` has the seat's points
+    distribution at the best prediction (its median, quantiles and histogram 0..157) and the rule of thumb."""
+    rule_set, names, ids = _settings(players, bots, rules)
+    mask = parse_hand(JASS36, hand, range(TRICKS, TRICKS + 1), "differenzler")
+    seat = check_seat(seat, PLAYERS)
+    trump_card = _trump_card(trump, mask, seat)
+    samples, seed = check_count(samples, "samples"), check_seed(seed)
+    options, points = _evaluate(seed, 0, mask, seat, trump_card, ids, rule_set.exact_bonus, samples)
+    best = best_option(options, lower_is_better=True)
+    at_best = points[:, best]
+    features = hand_features(mask, trump_card // 9)
+    details = {
+        "median_points": float(np.median(at_best)),
+        "points_quantiles": {f"{q}%": float(np.percentile(at_best, q)) for q in (5, 25, 50, 75, 95)},
+        "mean_points": float(at_best.mean()),
+        **{k: features[k] for k in ("trump_points", "trumps", "aces")},
+        "rule_of_thumb": features["rule_of_thumb"],
+        "rule_of_thumb_penalty": float(options["mean"][features["rule_of_thumb"]]),
+        "heuristic_prediction": features["heuristic"],
+        "heuristic_penalty": float(options["mean"][features["heuristic"]]),
+        "points_histogram": np.bincount(at_best, minlength=OPTIONS).tolist(),
+    }
+    return Advice(
+        "differenzler", JASS36.names(mask), seat, PLAYERS, JASS36.name_of(trump_card), names, samples, seed,
+        True, options, best, details, rules_text(rule_set),
+    )  # fmt: skip
+
+
+def bid_table(
+    *,
+    hands: int,
+    samples: int,
+    seed: int = 0,
+    players: int | None = None,
+    bots: str | list[str] = "heuristic",
+    rules: dict[str, Any] | list[str] | None = None,
+) -> pd.DataFrame:
+    """One row per random hand: its features, the optimal prediction and expected penalties.
+
+    Hand h is the hand of seat h % 4 (from First Hand) in single round h of
+    ``cardsim simulate differenzler --seed SEED``; its completions use keys 1 + h.
+    Columns: hand, seat, trump_card, trump_points, trumps, aces, rule_of_thumb,
+    heuristic (the heuristic bot's prediction), best_prediction, best_penalty and
+    best_ci95, rule_of_thumb_penalty, heuristic_penalty, mean_points and
+    median_points (at the best prediction).
+    """
+    rule_set, _, ids = _settings(players, bots, rules)
+    hands, samples, seed = check_count(hands, "hands"), check_count(samples, "samples"), check_seed(seed)
+    rng, dealt = new_scratch()[:2]
+    rows = []
+    for h in range(hands):
+        first_hand, trump_card = (int(x) for x in start_round(np.uint64(seed), h, 0, -1, rng, dealt))
+        seat = h % PLAYERS
+        hand = int(dealt[(first_hand + seat) % PLAYERS])
+        options, points = _evaluate(seed, 1 + h, hand, seat, trump_card, ids, rule_set.exact_bonus, samples)
+        best = best_option(options, lower_is_better=True)
+        features = hand_features(hand, trump_card // 9)
+        rows.append({
+            "hand": JASS36.names(hand), "seat": seat, "trump_card": JASS36.name_of(trump_card), **features,
+            "best_prediction": best, "best_penalty": options["mean"][best], "best_ci95": options["ci95"][best],
+            "rule_of_thumb_penalty": options["mean"][features["rule_of_thumb"]],
+            "heuristic_penalty": options["mean"][features["heuristic"]],
+            "mean_points": points[:, best].mean(), "median_points": float(np.median(points[:, best])),
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def bid_figures(table: pd.DataFrame) -> dict[str, Any]:
+    """Optimal prediction against the Swiss TV rule of thumb; by trump points and aces; penalties of three rules."""
+    figures = {}
+    fig, (ax,) = new_figure("Differenzler: optimal prediction vs the Swiss TV rule of thumb")
+    ax.scatter(table["rule_of_thumb"], table["best_prediction"], s=10, alpha=0.4, label="one hand")
+    top = max(table["rule_of_thumb"].max(), table["best_prediction"].max(), 1)
+    ax.plot([0, top], [0, top], "k--", lw=1, label="prediction = rule of thumb")
+    ax.set_xlabel("rule of thumb: 2 x trump points + 11 per side ace (points)")
+    ax.set_ylabel("optimal prediction (points)")
+    ax.legend()
+    ax.grid(alpha=0.3)
+    figures["differenzler_optimal_vs_rule"] = fig
+
+    fig, (ax,) = new_figure("Differenzler: optimal prediction by trump points and side aces")
+    binned = table.assign(trump_bin=(table["trump_points"] // 10) * 10 + 5, aces_group=table["aces"].clip(upper=3))
+    plot_means(ax, binned, "trump_bin", "best_prediction", by="aces_group", label="{} side aces (optimum)")
+    line = np.array([0, binned["trump_bin"].max()])
+    for aces in sorted(binned["aces_group"].unique()):
+        ax.plot(line, 2 * line + ACE_VALUE * aces, ":", color="grey")
+    ax.plot([], [], ":", color="grey", label="rule of thumb")
+    ax.set_xlabel("trump points in the hand (bins of 10, centre shown)")
+    ax.set_ylabel("mean optimal prediction (points), 95% CI")
+    ax.legend(fontsize="small")
+    figures["differenzler_by_trump_points"] = fig
+
+    fig, (ax,) = new_figure("Differenzler: expected penalty by how the prediction is chosen")
+    rules = {"optimal": "best_penalty", "heuristic bot": "heuristic_penalty", "rule of thumb": "rule_of_thumb_penalty"}
+    for i, (name, column) in enumerate(rules.items()):
+        stats = table.groupby("seat")[column].agg(["mean", "std", "count"])
+        half = Z95 * stats["std"].fillna(0.0) / np.sqrt(stats["count"])
+        ax.bar(stats.index + 0.25 * (i - 1), stats["mean"], width=0.25, yerr=half, capsize=3, label=name)
+    ax.set_xticks(range(PLAYERS), ["0 (first hand)", "1", "2", "3 (dealer)"])
+    ax.set_xlabel("seat")
+    ax.set_ylabel("mean expected penalty (points), 95% CI")
+    ax.legend()
+    ax.grid(alpha=0.3, axis="y")
+    figures["differenzler_penalty_by_rule"] = fig
+    return figures

@@ -1,0 +1,304 @@
+"""Wizard bid advice: the expected score of every bid 0..cards for a hand and the trump the seat sees.
+
+The round size is the hand size. Seats count from the dealer's left: seat 0
+bids first and leads the first trick, seat ``players - 1`` deals and bids
+last. The trump is given as
+
+* a suit letter ``S H D C``: the turned card is one of that suit's cards the
+  hand does not hold, drawn anew in every completion;
+* ``N``: no trump; a Jester was turned (one the hand does not hold), or, when
+  the round deals all 60 cards, no card is left to turn (then ``N`` is the
+  only choice and the default);
+* a card name, the turned card itself (``H7``, or a Jester ``J2`` for no
+  trump). A turned Wizard is refused: the dealer then names the trump, so
+  give that suit letter.
+
+A completion deals the unseen cards around the hand; for every bid b the seat
+bids b and its bot plays towards it, the others bid and play with their own
+bots. With ``plus_minus_one`` the dealer may be refused a bid, depending on
+the others' bids: such a completion does not count for that bid, and the
+column ``allowed`` gives the share of completions where it was allowed. All
+bids of a sample play the same deal with the same random draws (common
+random numbers); sample ``s`` of hand ``key`` uses the streams (seed, s, key).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numba import njit, prange
+
+import bots.wizard as builtin
+from cardsim.advise import (
+    Advice,
+    best_option,
+    builtin_bots,
+    check_count,
+    check_seat,
+    new_figure,
+    option_table,
+    parse_hand,
+    plot_means,
+)
+from cardsim.cards import WIZARD60, bit, nth_card, popcount
+from cardsim.deal import deal_around
+from cardsim.errors import CardsimError
+from cardsim.games import get_game
+from cardsim.games.wizard.play import SUIT_LETTERS, new_scratch, play_dealt, start_round
+from cardsim.games.wizard.rules import (
+    DECK_SIZE,
+    FULL_DECK,
+    JESTER_MASK,
+    NO_SUIT,
+    SUIT_MASK,
+    SUIT_OF,
+    WIZARD_MASK,
+    is_jester,
+    is_wizard,
+)
+from cardsim.options import rules_text
+from cardsim.rng import DEAL_STREAM, below, check_seed, seed_streams
+
+BLOCK = 16  # samples per parallel work item
+REFUSED = -1  # tricks[sample, bid] of a bid plus_minus_one refused in that completion
+HIGH_RANK = 10  # side-suit cards of rank 11, 12, 13 (rank index 10..12) count as high cards
+
+
+@njit(cache=True)
+def deal_completion(
+    rng: np.ndarray, hand: np.uint64, seat: int, players: int, turn_from: np.uint64, hands: np.ndarray
+) -> int:
+    """A uniform deal of the unseen cards around ``hand`` (at ``seat``; the dealer is seat players - 1).
+
+    The turned card is drawn first among ``turn_from`` (0: none is turned).
+    Returns the turned card, or -1.
+    """
+    deck = FULL_DECK ^ hand
+    turned = -1
+    if turn_from:
+        turned = nth_card(turn_from, below(rng, DEAL_STREAM, popcount(turn_from)))
+        deck ^= bit(turned)
+    hands[seat] = hand
+    deal_around(rng, DEAL_STREAM, deck, hands, seat, 0, players, popcount(hand))
+    return turned
+
+
+@njit(parallel=True, cache=True)
+def completions(
+    seed: np.uint64, key: int, hand: np.uint64, seat: int, players: int, turn_from: np.uint64, trump: int,
+    plus_minus_one: bool, bots: np.ndarray, scores: np.ndarray, tricks: np.ndarray,
+) -> None:  # fmt: skip
+    """scores/tricks[sample, b] of ``seat`` when it bids b (tricks -1: b refused), one deal per sample for every b."""
+    samples, options = scores.shape
+    cards = popcount(hand)
+    for block in prange((samples + BLOCK - 1) // BLOCK):
+        rng, hands, bids, won, points = new_scratch()
+        dealt_rng, dealt = np.empty_like(rng), np.empty_like(hands)
+        for sample in range(block * BLOCK, min(samples, (block + 1) * BLOCK)):
+            seed_streams(rng, seed, sample, key, 1 + players)
+            deal_completion(rng, hand, seat, players, turn_from, hands)
+            dealt_rng[:], dealt[:] = rng, hands
+            for b in range(options):
+                rng[:], hands[:] = dealt_rng, dealt
+                if play_dealt(players - 1, players, cards, trump, plus_minus_one, bots, seat, b, rng, hands,
+                              bids, won, points):  # fmt: skip
+                    scores[sample, b], tricks[sample, b] = points[seat], won[seat]
+                else:
+                    scores[sample, b], tricks[sample, b] = 0, REFUSED
+
+
+def hand_features(hand: int, trump: int) -> dict[str, int]:
+    """Wizards, Jesters, trumps and high cards (side-suit cards 11-13) of a hand."""
+    trumps = hand & int(SUIT_MASK[trump]) if trump >= 0 else 0
+    side = [c for c in WIZARD60.cards_of(hand & ~int(WIZARD_MASK | JESTER_MASK)) if SUIT_OF[c] != trump]
+    return {
+        "wizards": bin(hand & int(WIZARD_MASK)).count("1"),
+        "jesters": bin(hand & int(JESTER_MASK)).count("1"),
+        "trumps": bin(trumps).count("1"),
+        "high_cards": sum(WIZARD60.rank_of(c) >= HIGH_RANK for c in side),
+    }
+
+
+def _evaluate(
+    seed: int, key: int, hand: int, seat: int, players: int, turn_from: int, trump: int, plus_minus_one: bool,
+    bots: np.ndarray, samples: int,
+) -> tuple[pd.DataFrame, np.ndarray]:  # fmt: skip
+    """The table of bids (expected score, CI, chance to make it, mean tricks, allowed share) and tricks[sample, bid]."""
+    options = bin(hand).count("1") + 1
+    scores = np.empty((samples, options), np.int16)
+    tricks = np.empty((samples, options), np.int8)
+    completions(np.uint64(seed), key, np.uint64(hand), seat, players, np.uint64(turn_from), trump, plus_minus_one,
+                bots, scores, tricks)  # fmt: skip
+    played = tricks != REFUSED
+    table = option_table(range(options), scores, played)
+    with np.errstate(invalid="ignore"):
+        table["p_made"] = (tricks == np.arange(options)).sum(axis=0) / table["samples"]
+        table["mean_tricks"] = np.where(played, tricks, 0).sum(axis=0) / table["samples"]
+    table["allowed"] = played.mean(axis=0)
+    return table, tricks
+
+
+def _turned(trump: str | None, hand: int, players: int) -> tuple[int, int, str]:
+    """(cards the turned card is drawn from, trump suit, label) for the trump the seat was told."""
+    cards = bin(hand).count("1")
+    if cards * players == DECK_SIZE:
+        if trump is not None and trump.strip().upper() != "N":
+            raise CardsimError(f"with {players} players and {cards} cards each no card is left to turn: "
+                               "the trump is none (N)")  # fmt: skip
+        return 0, NO_SUIT, "none (no card left to turn)"
+    if trump is None:
+        raise CardsimError("wizard advice needs the trump: a suit S, H, D or C, N for no trump, "
+                           "or the turned card, e.g. H7 or J2 (--trump)")  # fmt: skip
+    text = trump.strip().upper()
+    if text in ("S", "H", "D", "C", "N"):
+        suit = SUIT_LETTERS.find(text)  # -1 for N
+        unseen = int(SUIT_MASK[suit] if suit >= 0 else JESTER_MASK) & ~hand
+        what = f"a card of suit {text}" if suit >= 0 else "a Jester (no trump)"
+        if not unseen:
+            raise CardsimError(f"the hand holds every {'card of suit ' + text if suit >= 0 else 'Jester'}, "
+                               f"so the turned card cannot be {what}")  # fmt: skip
+        return unseen, suit, f"{text} (turned: {what} not in the hand)" if suit >= 0 else "none (a Jester turned)"
+    card = WIZARD60.parse(text)
+    name = WIZARD60.name_of(card)
+    if hand >> card & 1:
+        raise CardsimError(f"the turned card {name} is in the hand")
+    if is_wizard(card):
+        raise CardsimError(f"a turned Wizard ({name}) lets the dealer name the trump: give that suit, S, H, D or C")
+    if is_jester(card):
+        return 1 << card, NO_SUIT, f"none (turned {name})"
+    return 1 << card, int(SUIT_OF[card]), f"{SUIT_LETTERS[SUIT_OF[card]]} (turned {name})"
+
+
+def _settings(players: int | None, bots: Any, rules: Any) -> tuple:
+    game = get_game("wizard")
+    rule_set = game.make_rules(rules, players)
+    names, ids = builtin_bots(game, bots, rule_set)
+    return rule_set, names, ids
+
+
+def advise(
+    hand: str,
+    *,
+    seat: int = 0,
+    trump: str | None = None,
+    players: int | None = None,
+    bots: str | list[str] = "heuristic",
+    samples: int = 2000,
+    seed: int = 0,
+    rules: dict[str, Any] | list[str] | None = None,
+) -> Advice:
+    """The expected score of every bid 0..cards for ``hand`` (cards = its size) at ``seat`` (0 = the dealer's
+    left, players - 1 = the dealer) with ``trump`` (see the module doc); ``p_made`` is the chance of making it."""
+    rule_set, names, ids = _settings(players, bots, rules)
+    players = rule_set.players
+    mask = parse_hand(WIZARD60, hand, range(1, rule_set.max_cards + 1), f"{players}-player wizard")
+    cards = bin(mask).count("1")
+    if rule_set.cards not in (0, cards):
+        raise CardsimError(f"the round size is the hand size, {cards}, not the rule cards={rule_set.cards}")
+    seat = check_seat(seat, players)
+    turn_from, trump_suit, label = _turned(trump, mask, players)
+    samples, seed = check_count(samples, "samples"), check_seed(seed)
+    options, tricks = _evaluate(seed, 0, mask, seat, players, turn_from, trump_suit, rule_set.plus_minus_one,
+                                ids, samples)  # fmt: skip
+    best = best_option(options, lower_is_better=False)
+    at_best = tricks[:, best][tricks[:, best] != REFUSED]
+    details = {
+        "cards": cards,
+        **hand_features(mask, trump_suit),
+        "heuristic_bid": int(builtin.heuristic_bid(np.uint64(mask), trump_suit, players, cards, -1)),
+        "tricks_distribution": (np.bincount(at_best, minlength=cards + 1) / max(1, len(at_best))).tolist(),
+    }
+    return Advice(
+        "wizard", WIZARD60.names(mask), seat, players, label, names, samples, seed, False, options, best, details,
+        rules_text(rule_set),
+    )  # fmt: skip
+
+
+def bid_table(
+    *,
+    hands: int,
+    samples: int,
+    seed: int = 0,
+    players: int | None = None,
+    bots: str | list[str] = "heuristic",
+    rules: dict[str, Any] | list[str] | None = None,
+    cards: int | None = None,
+) -> pd.DataFrame:
+    """One row per random hand: round size, seat, features, the best bid and expected scores.
+
+    Hand h is seat h % players (from the dealer's left) in a round of ``cards``
+    cards each (default: round sizes 1, 2, ..., 60/players in turn, each for
+    ``players`` hands in a row), dealt as single round h of the engine with this
+    seed deals it; a turned Wizard's trump is named by the dealer's bot.
+    Completions use keys 1 + h. Columns: players, cards, seat, hand, turned,
+    trump, wizards, jesters, trumps, high_cards, heuristic (the heuristic
+    bot's bid), best_bid, best_score, best_ci95, p_made (at the best bid),
+    heuristic_score (at the heuristic's bid).
+    """
+    rule_set, _, ids = _settings(players, bots, rules)
+    players, top = rule_set.players, rule_set.max_cards
+    hands, samples, seed = check_count(hands, "hands"), check_count(samples, "samples"), check_seed(seed)
+    if cards is not None:
+        cards = check_count(cards, "cards", top)
+    rng, dealt = new_scratch()[:2]
+    rows = []
+    for h in range(hands):
+        seat, size = h % players, cards or 1 + (h // players) % top
+        dealer, turned = (int(x) for x in start_round(np.uint64(seed), h, 0, -1, players, size, rng, dealt))
+        hand = int(dealt[(dealer + 1 + seat) % players])
+        if turned < 0 or is_jester(turned):
+            trump = NO_SUIT
+        elif is_wizard(turned):
+            trump = int(builtin.choose_trump(ids[players - 1], rng, players, dealt[dealer]))
+        else:
+            trump = int(SUIT_OF[turned])
+        turn_from = 1 << turned if turned >= 0 else 0
+        options, _ = _evaluate(seed, 1 + h, hand, seat, players, turn_from, trump, rule_set.plus_minus_one, ids,
+                               samples)  # fmt: skip
+        best = best_option(options, lower_is_better=False)
+        heuristic = int(builtin.heuristic_bid(np.uint64(hand), trump, players, size, -1))
+        rows.append({
+            "players": players, "cards": size, "seat": seat, "hand": WIZARD60.names(hand),
+            "turned": WIZARD60.name_of(turned) if turned >= 0 else "",
+            "trump": SUIT_LETTERS[trump] if trump >= 0 else "",
+            **hand_features(hand, trump), "heuristic": heuristic, "best_bid": best,
+            "best_score": options["mean"][best], "best_ci95": options["ci95"][best], "p_made": options["p_made"][best],
+            "heuristic_score": options["mean"][heuristic],
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def bid_figures(table: pd.DataFrame) -> dict[str, Any]:
+    """Optimal bid by Wizards, trumps and high cards (per round-size group), by seat, and the score it gains."""
+    figures = {}
+    top = int(table["cards"].max())
+    edges = sorted({0, *np.linspace(0, top, 5).round().astype(int)[1:]})
+    names = [f"{a + 1}-{b}" if b > a + 1 else str(b) for a, b in zip(edges, edges[1:], strict=False)]
+    groups = pd.cut(table["cards"], edges, labels=names)
+    grouped = table.assign(round_size=groups)
+    fig, axes = new_figure("Wizard: optimal bid by hand features, per round size (cards each)", panels=3, width=4.6)
+    for ax, (column, label) in zip(axes, [("wizards", "Wizards"), ("trumps", "trumps"),
+                                          ("high_cards", "high side cards (11-13)")], strict=True):  # fmt: skip
+        plot_means(ax, grouped, column, "best_bid", by="round_size", label="{} cards")
+        ax.set_xlabel(f"{label} in the hand")
+        ax.set_ylabel("mean optimal bid (tricks), 95% CI")
+    axes[0].legend(fontsize="small", title="round size")
+    figures["wizard_bid_by_features"] = fig
+
+    fig, (ax,) = new_figure("Wizard: optimal bid by round size and seat")
+    plot_means(ax, table, "cards", "best_bid", by="seat", label="seat {}")
+    ax.set_xlabel("round size (cards each)")
+    ax.set_ylabel("mean optimal bid (tricks), 95% CI")
+    ax.legend(title="seat (0 bids first)", fontsize="small")
+    figures["wizard_bid_by_seat"] = fig
+
+    fig, (ax,) = new_figure("Wizard: expected score at the optimal bid and at the heuristic bot's bid")
+    plot_means(ax, table, "cards", "best_score", label="optimal bid")
+    plot_means(ax, table, "cards", "heuristic_score", label="the heuristic bot's bid")
+    ax.set_xlabel("round size (cards each)")
+    ax.set_ylabel("mean expected score per round, 95% CI")
+    ax.legend()
+    figures["wizard_score_by_bid_rule"] = fig
+    return figures
