@@ -238,6 +238,8 @@ def new_figure(title: str, panels: int = 1, width: float = 6.4):
 def plot_means(ax, table: pd.DataFrame, x: str, y: str, by: str | None = None, label: str | None = None) -> None:
     """Mean of ``y`` per value of ``x`` with 95% CI bars: one line, or one per value of ``by``
     (``label`` is then a format for the value, e.g. ``"seat {}"``)."""
+    from matplotlib.ticker import MaxNLocator
+
     if by is None:
         groups = [(label, table)]
     else:
@@ -246,4 +248,6 @@ def plot_means(ax, table: pd.DataFrame, x: str, y: str, by: str | None = None, l
         stats = part.groupby(x, observed=True)[y].agg(["mean", "std", "count"])
         half = Z95 * stats["std"].fillna(0.0) / np.sqrt(stats["count"])
         ax.errorbar(stats.index, stats["mean"], yerr=half, marker="o", capsize=3, label=name)
+    if pd.api.types.is_integer_dtype(table[x]):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.grid(alpha=0.3)
