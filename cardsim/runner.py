@@ -236,23 +236,27 @@ class ResultsFolder:
         self.chunk_dir.mkdir(parents=True, exist_ok=True)
         _write_atomic(self.config_path, json.dumps({"format": FORMAT, **dataclasses.asdict(exp)}, indent=1).encode())
 
-    def finished(self, exp: Experiment, warn: Callable[[str], None]) -> dict[int, DealStats]:
-        """Statistics of every complete, intact chunk; damaged or partial ones are removed (to be recomputed)."""
-        self.chunk_dir.mkdir(parents=True, exist_ok=True)
-        for leftover in self.chunk_dir.glob(".*.partial"):
-            leftover.unlink()
+    def finished(self, exp: Experiment, warn: Callable[[str], None], repair: bool) -> dict[int, DealStats]:
+        """Statistics of every complete, intact chunk. Damaged and partial chunks are reported through
+        ``warn``; with ``repair`` their files are removed, to be computed again."""
+        if repair:
+            self.chunk_dir.mkdir(parents=True, exist_ok=True)
+            for leftover in self.chunk_dir.glob(".*.partial"):
+                leftover.unlink()
         done = {}
         for index in range(exp.chunks):
             sidecar, parquet = self.sidecar(index), self.parquet(index)
-            if not sidecar.exists():
-                parquet.unlink(missing_ok=True)  # interrupted between its two files
-                continue
             try:
-                done[index] = self._check(exp, index)
+                if sidecar.exists():
+                    done[index] = self._check(exp, index)
+                elif repair:
+                    parquet.unlink(missing_ok=True)  # interrupted between its two files
             except (OSError, ValueError, KeyError, TypeError) as exc:
-                warn(f"chunk {index} is damaged ({exc}); it will be computed again")
-                sidecar.unlink()
-                parquet.unlink(missing_ok=True)
+                warn(f"chunk {index} is damaged ({exc}); it will be computed again" if repair else
+                     f"chunk {index} is damaged ({exc})")  # fmt: skip
+                if repair:
+                    sidecar.unlink()
+                    parquet.unlink(missing_ok=True)
         return done
 
     def _check(self, exp: Experiment, index: int) -> DealStats:
@@ -330,7 +334,7 @@ def run(
     threads = check_threads(threads)
     folder = ResultsFolder(out)
     folder.open(exp, resume)
-    done = folder.finished(exp, warn)
+    done = folder.finished(exp, warn, repair=True)
     todo = [i for i in range(exp.chunks) if i not in done]
     per_chunk = exp.rotations  # progress in rounds (deals x rotations) or games (x rotations)
     bar = _progress(exp.units * per_chunk, "games" if exp.games else "rounds", progress)
@@ -424,7 +428,7 @@ def load(out: str | os.PathLike) -> Outcome:
         raise CardsimError(f"{folder.path} holds no cardsim experiment (no config.json)")
     exp = folder.read_config()
     problems: list[str] = []
-    done = folder.finished(exp, problems.append)
+    done = folder.finished(exp, problems.append, repair=False)
     missing = [i for i in range(exp.chunks) if i not in done]
     if missing:
         raise CardsimError(f"{folder.path}: {len(missing)} of {exp.chunks} chunks are missing or damaged "

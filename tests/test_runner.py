@@ -1,0 +1,209 @@
+"""The experiment runner: chunk files, resume, damage detection, Dask, and duplicate-deal statistics."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cardsim import runner
+from cardsim.analysis import Z95
+from cardsim.cli import main
+from cardsim.engine import simulate
+from cardsim.errors import CardsimError
+
+LINEUP = "heuristic,random,heuristic,random"
+
+
+def small(**changes) -> runner.Experiment:
+    settings = dict(bots=LINEUP, rounds=1500, seed=11, chunk=400) | changes
+    return runner.experiment("differenzler", **settings)
+
+
+def chunk_bytes(folder) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((folder / "chunks").glob("chunk-*"))}
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """An uninterrupted run of ``small()``: its files and standings are what every other way must give."""
+    folder = tmp_path_factory.mktemp("reference")
+    outcome = runner.run(small(), folder, progress=False)
+    return folder, outcome
+
+
+def test_chunks_are_written_with_config_and_cover_every_deal(reference):
+    folder, outcome = reference
+    config = json.loads((folder / "config.json").read_text())
+    assert config["seed"] == 11 and config["units"] == 1500 and config["chunk"] == 400 and config["rotations"] == 4
+    assert config["version"].startswith("0.1.0+")
+    assert len(chunk_bytes(folder)) == 2 * 4  # Parquet + sidecar for 4 chunks of 400, 400, 400, 300 deals
+    rows = runner.load_rows(folder)
+    assert len(rows) == 1500 * 4 * 4  # deals x rotations x seats
+    assert sorted(rows["round"].unique()) == list(range(1500))
+    assert outcome.stats.units == 1500 and outcome.computed == 4
+
+
+def test_rotation_zero_rows_are_the_engines_rows(tmp_path):
+    """Rotation 0 is the lineup as seated: the same rows as ``simulate`` with the same seed."""
+    exp = small(rounds=300, chunk=120)
+    rows = runner.load_rows(runner.run(exp, tmp_path, progress=False).folder)
+    plain = simulate("differenzler", LINEUP, rounds=300, seed=11, keep_rows=True).rows
+    mine = rows[rows["rotation"] == 0].drop(columns="rotation").reset_index(drop=True)
+    pd.testing.assert_frame_equal(mine[plain.columns], plain, check_categorical=False)
+
+
+def test_every_rotation_plays_the_same_deals_with_the_bots_moved_on(tmp_path):
+    rows = runner.load_rows(runner.run(small(rounds=200, chunk=200), tmp_path, progress=False).folder)
+    per_deal = rows.groupby("round")[["trump_card", "first_hand"]].nunique(dropna=False)
+    assert (per_deal == 1).all().all()  # the deal (and First Hand) is the same in all 4 rotations
+    bots = LINEUP.split(",")
+    expected = [bots[(s - r) % 4] for r, s in zip(rows["rotation"], rows["seat"], strict=True)]
+    assert list(rows["bot"]) == expected
+
+
+def test_standings_match_a_direct_computation_from_the_rows(reference):
+    """Means, CIs and paired differences from the chunk sums equal a pandas computation over the rows."""
+    folder, outcome = reference
+    rows = runner.load_rows(folder)
+    per_deal = rows.groupby(["round", "bot"], observed=True)["penalty"].mean().unstack()
+    bots = outcome.standings.bots.set_index("bot")
+    for bot in per_deal.columns:
+        values = per_deal[bot]
+        assert bots.loc[bot, "mean_penalty"] == pytest.approx(values.mean(), rel=1e-12)
+        assert bots.loc[bot, "ci95"] == pytest.approx(Z95 * values.std() / math.sqrt(len(values)), rel=1e-9)
+    diff = per_deal["heuristic"] - per_deal["random"]
+    pair = outcome.standings.pairs.iloc[0]
+    assert (pair["bot"], pair["opponent"]) == ("heuristic", "random")
+    assert pair["diff_penalty"] == pytest.approx(diff.mean(), rel=1e-12)
+    assert pair["ci95"] == pytest.approx(Z95 * diff.std() / math.sqrt(len(diff)), rel=1e-9)
+    assert pair["verdict"] == "heuristic better"
+    exact = rows.assign(hit=rows["prediction"] == rows["points"]).groupby("bot", observed=True)["hit"].mean()
+    assert bots["exact_rate"].to_dict() == pytest.approx(exact.to_dict())
+
+
+def test_games_mode_standings_and_rates(tmp_path):
+    exp = runner.experiment("callpartner", "heuristic,random,random,random", games=12, seed=5, chunk=5)
+    outcome = runner.run(exp, tmp_path, progress=False)
+    bots = outcome.standings.bots.set_index("bot")
+    rows = runner.load_rows(tmp_path)
+    per_game = rows.drop_duplicates(["game_no", "rotation", "seat"]).groupby(["game_no", "bot"], observed=True)
+    totals = per_game["game_total"].mean().unstack()
+    assert bots["mean_game_score"].to_dict() == pytest.approx(totals.mean().to_dict())
+    assert (bots["win_rate"] * bots["seats"]).sum() == pytest.approx(1.0)  # one win (or a shared one) per game
+    declared = rows.assign(d=rows["declarer"] == rows["seat"], m=(rows["declarer"] == rows["seat"]) & rows["made"])
+    counts = declared.groupby("bot", observed=True)[["d", "m"]].sum()
+    assert bots["contracts_made_rate"].to_dict() == pytest.approx((counts["m"] / counts["d"]).to_dict())
+
+
+def test_same_files_whatever_the_threads(reference, tmp_path):
+    folder, outcome = reference
+    again = runner.run(small(), tmp_path, threads=1, progress=False)
+    assert chunk_bytes(tmp_path) == chunk_bytes(folder)
+    pd.testing.assert_frame_equal(again.standings.bots, outcome.standings.bots)
+
+
+def test_resume_after_an_interruption_equals_an_uninterrupted_run(reference, monkeypatch, tmp_path):
+    folder, outcome = reference
+    target = tmp_path
+    real_store, calls = runner.ResultsFolder.store, []
+
+    def store_then_interrupt(self, *args):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # Ctrl-C while the third chunk is being written
+        real_store(self, *args)
+
+    monkeypatch.setattr(runner.ResultsFolder, "store", store_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(small(), target, progress=False)
+    monkeypatch.setattr(runner.ResultsFolder, "store", real_store)
+    assert len(chunk_bytes(target)) == 2 * 2  # two chunks were finished and kept
+    (target / "chunks" / ".chunk-000002.parquet.partial").write_bytes(b"half a file")  # a killed writer's leftover
+    resumed = runner.run(small(), target, resume=True, progress=False)
+    assert resumed.computed == 2
+    assert chunk_bytes(target) == chunk_bytes(folder)
+    assert not list((target / "chunks").glob(".*"))
+    pd.testing.assert_frame_equal(resumed.standings.bots, outcome.standings.bots)
+    pd.testing.assert_frame_equal(resumed.standings.pairs, outcome.standings.pairs)
+    assert runner.run(small(), target, resume=True, progress=False).computed == 0
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "sidecar", "orphan"])
+def test_a_damaged_chunk_is_detected_and_recomputed(reference, damage, tmp_path):
+    folder, _ = reference
+    target = tmp_path
+    runner.run(small(), target, progress=False)
+    parquet, sidecar = target / "chunks" / "chunk-000001.parquet", target / "chunks" / "chunk-000001.json"
+    data = parquet.read_bytes()
+    if damage == "truncate":
+        parquet.write_bytes(data[: len(data) // 2])
+    elif damage == "flip":
+        parquet.write_bytes(data[:100] + bytes([data[100] ^ 1]) + data[101:])
+    elif damage == "sidecar":
+        sidecar.write_text(sidecar.read_text().replace('"units": 400', '"units": 401'))
+    else:
+        sidecar.unlink()  # killed between the Parquet file and its sidecar
+    if damage != "orphan":
+        with pytest.raises(CardsimError, match="missing or damaged.*chunk 1 is damaged.*--resume"):
+            runner.load_rows(target)
+    warnings = []
+    resumed = runner.run(small(), target, resume=True, progress=False, warn=warnings.append)
+    assert resumed.computed == 1
+    assert (len(warnings) == 1 and "chunk 1 is damaged" in warnings[0]) or (damage == "orphan" and not warnings)
+    assert chunk_bytes(target) == chunk_bytes(folder)
+
+
+def test_resume_refuses_another_experiment_and_says_what_differs(reference):
+    folder, _ = reference
+    with pytest.raises(CardsimError, match=r"seed 11 there, 12 here.*another --out"):
+        runner.run(small(seed=12), folder, resume=True, progress=False)
+    with pytest.raises(CardsimError, match="bots .*heuristic.* there, .*random.* here"):
+        runner.run(small(bots="random"), folder, resume=True, progress=False)
+    with pytest.raises(CardsimError, match="already holds an experiment; add --resume"):
+        runner.run(small(), folder, progress=False)
+
+
+def test_bad_folders_and_inputs_get_one_clear_message(tmp_path, capsys):
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "config.json").write_text("{not json")
+    assert main(["tournament", "differenzler", "--rounds", "100", "--out", str(tmp_path / "bad"), "--resume"]) == 2
+    assert "config.json is unreadable" in capsys.readouterr().err
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    assert main(["tournament", "differenzler", "--rounds", "100", "--out", str(tmp_path / "other")]) == 2
+    assert "is not empty and holds no cardsim experiment" in capsys.readouterr().err
+    assert main(["tournament", "differenzler", "--bots", "genius", "--out", str(tmp_path / "x")]) == 2
+    assert "unknown bot 'genius'" in capsys.readouterr().err
+    assert main(["tournament", "wizard", "--games", "5", "--dask-local", "2", "--scheduler", "tcp://h:1",
+                 "--out", str(tmp_path / "y")]) == 2  # fmt: skip
+    assert "not both" in capsys.readouterr().err
+    with pytest.raises(CardsimError, match="chunk size must be a positive integer"):
+        runner.experiment("wizard", "random", games=5, chunk=0)
+
+
+def test_cli_tournament_writes_standings_summary_and_figures(tmp_path, capsys):
+    out = tmp_path / "wiz"
+    args = ["tournament", "wizard", "--bots", "heuristic,random,random,random", "--games", "6", "--seed", "2",
+            "--out", str(out), "--json"]  # fmt: skip
+    assert main(args) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["computed_chunks"] == 1 and {b["bot"] for b in report["bots"]} == {"heuristic", "random"}
+    for name in ["bots.parquet", "pairs.parquet", "summary.md", "figures/mean_score.png", "figures/pairs.png"]:
+        assert (out / name).stat().st_size > 0, name
+    assert "![mean_score.png](figures/mean_score.png)" in (out / "summary.md").read_text()
+    assert main([*args, "--resume"]) == 0
+    assert json.loads(capsys.readouterr().out)["computed_chunks"] == 0
+
+
+@pytest.mark.slow
+def test_dask_local_cluster_gives_the_local_files_bit_for_bit(reference, tmp_path):
+    folder, outcome = reference
+    target = tmp_path
+    clustered = runner.run(small(), target, dask_local=2, progress=False)
+    assert chunk_bytes(target) == chunk_bytes(folder)
+    pd.testing.assert_frame_equal(clustered.standings.bots, outcome.standings.bots)
+    assert np.array_equal(clustered.stats.cross, outcome.stats.cross)
