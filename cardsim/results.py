@@ -50,10 +50,7 @@ class Batch:
 
     def game_wins(self) -> np.ndarray:
         """[unit, seat]: 1 for the sole best total, 1/k for a best total shared by k, else 0."""
-        totals = self.game_totals
-        best_total = totals.max(axis=1, keepdims=True) if self.higher_is_better else totals.min(axis=1, keepdims=True)
-        best = totals == best_total
-        return best / best.sum(axis=1, keepdims=True)
+        return _win_shares(self.game_totals, self.higher_is_better)
 
     def rows(self) -> dict[str, np.ndarray]:
         """Tidy columns, one row per (round, seat); games add ``game_no``, ``game_total``, ``game_win``."""
@@ -83,3 +80,22 @@ def _unit_totals(values: np.ndarray, played: np.ndarray) -> np.ndarray:
             for s in range(seats):
                 totals[u, s] += values[u, r, s]
     return totals
+
+
+@njit(cache=True)
+def _win_shares(totals: np.ndarray, higher_is_better: bool) -> np.ndarray:
+    """[unit, seat] share of the win: 1/k for each of the k seats with the best total of the unit."""
+    units, seats = totals.shape
+    shares = np.zeros((units, seats))
+    for u in range(units):
+        best, ties = totals[u, 0], 1
+        for s in range(1, seats):
+            t = totals[u, s]
+            if t == best:
+                ties += 1
+            elif (t > best) == higher_is_better:
+                best, ties = t, 1
+        for s in range(seats):
+            if totals[u, s] == best:
+                shares[u, s] = 1.0 / ties
+    return shares

@@ -163,19 +163,27 @@ def encode_chunk(exp: Experiment, batches: list[Batch]) -> tuple[bytes, DealStat
 
 def _wide_columns(batch: Batch, rotation: int) -> dict[str, np.ndarray]:
     """One entry per played round: its unit, round, rotation, per-round values and ``<value>_<seat>`` columns."""
-    unit, rnd = np.nonzero(batch.valid)
-    cols = {"game_no": batch.start + unit, "round": rnd} if batch.games else {"round": batch.start + unit}
+    if batch.games:
+        unit, rnd = np.nonzero(batch.valid)
+        cols = {"game_no": batch.start + unit, "round": rnd}
+    else:  # single rounds: every unit is one round, no gather needed
+        unit, rnd = np.arange(len(batch.played)), None
+        cols = {"round": batch.start + unit}
     cols = {k: v.astype(np.int64) for k, v in cols.items()}
     cols["rotation"] = np.full(unit.size, rotation, np.int8)
-    cols.update({name: values[unit, rnd] for name, values in batch.per_round.items()})
+    cols.update({name: _played(values, unit, rnd) for name, values in batch.per_round.items()})
     seats = batch.per_seat[batch.score].shape[2]
-    per_seat = dict(batch.per_seat)
+    per_seat = {name: _played(values, unit, rnd) for name, values in batch.per_seat.items()}
     if batch.games:
-        per_seat.update(game_total=batch.game_totals[:, None, :], game_win=batch.game_wins()[:, None, :])
-    for name, values in per_seat.items():
-        played = values[unit, 0 if name.startswith("game_") else rnd]
+        per_seat.update(game_total=batch.game_totals[unit], game_win=batch.game_wins()[unit])
+    for name, played in per_seat.items():
         cols.update({f"{name}_{s}": np.ascontiguousarray(played[:, s]) for s in range(seats)})
     return cols
+
+
+def _played(values: np.ndarray, unit: np.ndarray, rnd: np.ndarray | None) -> np.ndarray:
+    """``values[unit, round, ...]`` of the played rounds in row order (``rnd`` None: single rounds, all played)."""
+    return values[:, 0] if rnd is None else values[unit, rnd]
 
 
 def _chunk_task(exp: Experiment, index: int, threads: int | None) -> tuple[int, bytes, dict]:
@@ -286,12 +294,10 @@ def _digest(data: bytes) -> str:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a hidden temporary file, so ``path`` is never seen half-written."""
+    """Write ``data`` to ``path`` through a hidden temporary file, so ``path`` is never seen half-written.
+    (No fsync: a file torn by a crash fails its digest and is computed again.)"""
     tmp = path.with_name(f".{path.name}.partial")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
+    tmp.write_bytes(data)
     os.replace(tmp, path)
 
 
