@@ -16,7 +16,7 @@ from numba import njit, prange
 
 import bots.callpartner as builtin
 from cardsim.cards import FRENCH52, SUIT_SYMBOLS, bit
-from cardsim.deal import deal_hands, draw_cards
+from cardsim.deal import deal_around, draw_cards
 from cardsim.games.callpartner.rules import (
     FULL_DECK,
     HAND_SIZE,
@@ -47,29 +47,40 @@ ROUNDS_BLOCK, GAMES_BLOCK = 256, 32  # single deals / whole games per parallel w
 
 
 @njit(cache=True, inline="always")
-def start_round(seed: np.uint64, unit: int, sub: int, dealer: int, players: int, rng: np.ndarray, hands: np.ndarray):
+def start_round(
+    seed: np.uint64, unit: int, sub: int, dealer: int, players: int, rng: np.ndarray, hands: np.ndarray,
+    known: int = -1,
+):  # fmt: skip
     """Seed the streams, choose the dealer (random if < 0; drawn either way) and deal (C3).
 
     The kitty is drawn first, then the hands from the dealer's left: the same as dealing a shuffled deck.
-    Returns (dealer, kitty mask).
+    A seat ``known`` >= 0 keeps the hand already in ``hands[known]`` and the rest is dealt around it
+    (a uniform completion of the unseen cards, for bid advice). Returns (dealer, kitty mask).
     """
     seed_streams(rng, seed, unit, sub, 1 + players)
     drawn = below(rng, DEAL_STREAM, players)
     if dealer < 0:
         dealer = drawn
-    kitty = draw_cards(rng, DEAL_STREAM, FULL_DECK, KITTY_OF[players])
-    deal_hands(rng, DEAL_STREAM, FULL_DECK ^ kitty, hands, dealer + 1, players, HAND_OF[players])
+    deck = FULL_DECK ^ hands[known] if known >= 0 else FULL_DECK
+    kitty = draw_cards(rng, DEAL_STREAM, deck, KITTY_OF[players])
+    deal_around(rng, DEAL_STREAM, deck ^ kitty, hands, known, dealer + 1, players, HAND_OF[players])
     return dealer, kitty
 
 
 @njit(cache=True)
-def auction(bots: np.ndarray, rng: np.ndarray, hands: np.ndarray, dealer: int, players: int, forced: bool) -> tuple:
-    """C4 with built-in bots: (declarer or -1 when all passed, bid, trump suit)."""
+def auction(
+    bots: np.ndarray, rng: np.ndarray, hands: np.ndarray, dealer: int, players: int, forced: bool, passer: int
+) -> tuple:  # fmt: skip
+    """C4 with built-in bots: (declarer or -1 when all passed, bid, trump suit). Seat ``passer`` (-1: none)
+    passes at its turn whatever its bot would bid (bid advice: the result of passing)."""
     passed, active, high, declarer, trump = 0, players, 0, -1, NO_SUIT
     seat = dealer + 1 if dealer + 1 < players else 0
     while True:
         if not (passed >> seat) & 1:
-            number, suit = builtin.bid(bots[seat], rng, 1 + seat, hands[seat], high, players)
+            if seat == passer:
+                number, suit = 0, 0
+            else:
+                number, suit = builtin.bid(bots[seat], rng, 1 + seat, hands[seat], high, players)
             if number == 0:  # a pass is final
                 passed |= 1 << seat
                 active -= 1
@@ -132,26 +143,17 @@ def play_tricks(
 
 
 @njit(cache=True, inline="always")
-def play_round(
-    seed: np.uint64, unit: int, sub: int, dealer: int, players: int, forced: bool, discards_count: bool,
-    bots: np.ndarray, random_only: bool, rng: np.ndarray, hands: np.ndarray, points: np.ndarray, scores: np.ndarray,
+def play_contract(
+    bots: np.ndarray, random_only: bool, rng: np.ndarray, hands: np.ndarray, kitty: np.uint64, dealer: int,
+    players: int, declarer: int, bid: int, trump: int, discards_count: bool, points: np.ndarray, scores: np.ndarray,
 ) -> tuple:  # fmt: skip
-    """One deal with built-in bots; fills points/scores[seat] (trick points, C9 score). ``random_only``: every
-    seat holds the random bot (the same deal, played by a loop without heuristic code).
-
-    Returns (dealer, declarer, bid, trump, called card, partner, side points, made); a deal nobody
-    declared returns declarer, trump, called card and partner -1 and scores 0 for everybody.
-    """
-    dealer, kitty = start_round(seed, unit, sub, dealer, players, rng, hands)
-    for s in range(players):
-        points[s] = 0
-        scores[s] = 0
-    declarer, bid, trump = auction(bots, rng, hands, dealer, players, forced)
-    if declarer < 0:
-        return dealer, -1, 0, NO_SUIT, -1, -1, 0, False
+    """C5-C9 once the auction is won: the call, the kitty and discards, the tricks and the scores. Fills
+    points/scores[seat]; returns (called card, partner or -1, side points). The built-in bots' call, discards
+    and play do not look at the bid number (only the scores do)."""
     called = builtin.call(bots[declarer], rng, 1 + declarer, hands[declarer], trump)  # C5
     partner = -1
     for s in range(players):
+        points[s] = 0
         if (hands[s] >> np.uint64(called)) & np.uint64(1):
             partner = s
     hands[declarer] |= kitty  # C6
@@ -164,6 +166,29 @@ def play_round(
     else:
         play_tricks(bots, False, rng, hands, players, trump, leader, declarer, partner, called, discards, points)
     side = score_deal(players, declarer, partner, bid, points, card_points(discards), discards_count, scores)
+    return called, partner, side
+
+
+@njit(cache=True, inline="always")
+def play_round(
+    seed: np.uint64, unit: int, sub: int, dealer: int, players: int, forced: bool, discards_count: bool,
+    bots: np.ndarray, random_only: bool, rng: np.ndarray, hands: np.ndarray, points: np.ndarray, scores: np.ndarray,
+) -> tuple:  # fmt: skip
+    """One deal with built-in bots; fills points/scores[seat] (trick points, C9 score). ``random_only``: every
+    seat holds the random bot (the same deal, played by a loop without heuristic code).
+
+    Returns (dealer, declarer, bid, trump, called card, partner, side points, made); a deal nobody
+    declared returns declarer, trump, called card and partner -1 and scores 0 for everybody.
+    """
+    dealer, kitty = start_round(seed, unit, sub, dealer, players, rng, hands)
+    declarer, bid, trump = auction(bots, rng, hands, dealer, players, forced, -1)
+    if declarer < 0:
+        for s in range(players):
+            points[s] = 0
+            scores[s] = 0
+        return dealer, -1, 0, NO_SUIT, -1, -1, 0, False
+    called, partner, side = play_contract(bots, random_only, rng, hands, kitty, dealer, players, declarer, bid, trump,
+                                          discards_count, points, scores)  # fmt: skip
     return dealer, declarer, bid, trump, called, partner, side, side >= bid
 
 
