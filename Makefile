@@ -15,10 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/cardsim simulate differenzler --bots heuristic,random,random,random --rounds 1000000 --seed 7
-	$(BIN)/cardsim simulate differenzler --bots heuristic,heuristic,random,random --games 100000 --seed 7
-	$(BIN)/cardsim simulate wizard --players 4 --bots heuristic,random,random,random --games 100000 --seed 7
-	$(BIN)/cardsim simulate callpartner --players 4 --bots heuristic,random,random,random --rounds 1000000 --seed 7
+	$(BIN)/python experiments/demo.py --out results/demo
 
 test: $(STAMP)
 	$(BIN)/ruff check .
