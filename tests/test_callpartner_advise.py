@@ -30,6 +30,11 @@ def test_a_strong_hand_makes_the_low_levels_and_not_the_top():
     assert np.allclose(options.loc[LEVELS, "mean"], levels * (2 * rates - 1))  # +L when made, else -L (C9)
     assert options.loc[LEVELS, "trump"].isin(list("SHDC")).all() and options.loc["pass", "trump"] == ""
     assert advice.best == options["mean"].idxmax()
+    lead = advice.details["lead_over_second"]
+    assert lead["second"] == options["mean"].drop(advice.best).idxmax()
+    assert lead["difference"] == pytest.approx(options.loc[advice.best, "mean"] - options.loc[lead["second"], "mean"])
+    unpaired = np.hypot(options.loc[lead["second"], "ci95"], options.loc[advice.best, "ci95"])
+    assert 0 < lead["ci95"] < unpaired  # the same completions for both: the difference is measured more precisely
 
 
 def test_a_weak_hand_with_five_players_passes():
@@ -144,7 +149,7 @@ def test_bid_table_rows_features_and_figures():
     assert "callpartner_make_rate_by_strength" in figures
     for figure in figures.values():
         ax = figure.axes[0]
-        assert figure.get_suptitle() and ax.get_xlabel() and ax.get_ylabel() and ax.get_legend() is not None
+        assert figure.get_suptitle() and ax.get_xlabel() and ax.get_ylabel() and figure.legends
 
 
 def test_cli_prints_the_advice_as_json(capsys):

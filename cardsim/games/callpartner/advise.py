@@ -118,18 +118,26 @@ def _play(seed: int, key: int, hand: int, seat: int, rules: Any, bots: np.ndarra
     return side, passing, roles
 
 
-def _options(side: np.ndarray, passing: np.ndarray, suits: list[int]) -> pd.DataFrame:
+def _options(side: np.ndarray, passing: np.ndarray, suits: list[int]) -> tuple[pd.DataFrame, np.ndarray]:
     """One row per option: pass, then each level in its best suit among ``suits``; columns bid, trump, mean,
-    ci95, samples, make_rate (NaN for pass)."""
+    ci95, samples, make_rate (NaN for pass). Also the seat's scores[sample, option]."""
     made = side[:, :, None] >= LEVELS  # [sample, trump, level]
     rates = made.mean(axis=0)  # [trump, level]
     chosen = np.array(suits)[np.argmax(rates[suits], axis=0)]  # per level; ties: the first suit in S H D C order
     levels_made = made[:, chosen, np.arange(len(LEVELS))]  # [sample, level]
-    scores = np.where(levels_made, LEVELS, -LEVELS)
-    options = option_table(["pass", *map(str, LEVELS)], np.column_stack([passing, scores]))
+    scores = np.column_stack([passing, np.where(levels_made, LEVELS, -LEVELS)])
+    options = option_table(["pass", *map(str, LEVELS)], scores)
     options.insert(1, "trump", ["", *(SUITS[t] for t in chosen)])
     options["make_rate"] = [np.nan, *levels_made.mean(axis=0)]
-    return options
+    return options, scores
+
+
+def _lead(options: pd.DataFrame, scores: np.ndarray, best: int) -> dict[str, Any]:
+    """How far the best option is ahead of the runner-up: the paired mean difference over the same completions
+    and its 95% CI half-width (much tighter than either option's own CI)."""
+    second = int(options["mean"].drop(index=best).idxmax())
+    lead = option_table(["lead"], (scores[:, best] - scores[:, second])[:, None]).iloc[0]
+    return {"second": options["bid"][second], "difference": float(lead["mean"]), "ci95": float(lead["ci95"])}
 
 
 def _trump(trump: str | None) -> list[int]:
@@ -165,17 +173,20 @@ def advise(
 ) -> Advice:
     """The seat's expected score per deal for passing and for winning the auction at each level 10..20 with
     ``hand`` at ``seat`` (0 speaks first, ``players - 1`` deals); ``trump`` fixes the contract's suit, else
-    each level takes the suit that makes it most often. ``details``: how a pass ends (shares of all passed,
-    defender, partner, forced declarer), the side's mean points per trump, make rates per trump and level."""
+    each level takes the suit that makes it most often. ``details``: the best option's lead over the runner-up
+    (paired difference and CI), how a pass ends (shares of all passed, defender, partner, forced declarer), the
+    side's mean points per trump, make rates per trump and level."""
     rule_set, names, ids = _settings(players, bots, rules)
     mask = parse_hand(FRENCH52, hand, range(rule_set.hand_size, rule_set.hand_size + 1), "callpartner")
     seat = check_seat(seat, rule_set.players)
     suits = _trump(trump)
     samples, seed = check_count(samples, "samples"), check_seed(seed)
     side, passing, roles = _play(seed, 0, mask, seat, rule_set, ids, samples)
-    options = _options(side, passing, suits)
+    options, scores = _options(side, passing, suits)
+    best = best_option(options, lower_is_better=False)
     rates = (side[:, :, None] >= LEVELS).mean(axis=0)
     details = {
+        "lead_over_second": _lead(options, scores, best),
         "when_passing": dict(zip(ROLES, np.bincount(roles, minlength=len(ROLES)) / samples, strict=True)),
         "side_points_by_trump": {SUITS[t]: float(side[:, t].mean()) for t in suits},
         "make_rate_by_trump": [
@@ -183,10 +194,9 @@ def advise(
             for t in suits
         ],
     }
-    best = options["bid"][best_option(options, lower_is_better=False)]
     return Advice(
         "callpartner", FRENCH52.names(mask), seat, rule_set.players, SUITS[suits[0]] if trump is not None else None,
-        names, samples, seed, False, options, best, details, rules_text(rule_set),
+        names, samples, seed, False, options, options["bid"][best], details, rules_text(rule_set),
     )  # fmt: skip
 
 
@@ -241,7 +251,7 @@ def bid_table(
         seat = h % rule_set.players
         hand = int(dealt[(dealer + 1 + seat) % rule_set.players])
         side, passing, _ = _play(seed, 1 + h, hand, seat, rule_set, ids, samples)
-        options = _options(side, passing, list(range(4)))
+        options = _options(side, passing, list(range(4)))[0]
         best = options.iloc[best_option(options, lower_is_better=False)]
         levels = options.iloc[1:]
         rows.append({
@@ -254,34 +264,35 @@ def bid_table(
 
 
 def bid_figures(table: pd.DataFrame) -> dict[str, Any]:
-    """The probability of making each level, and the best option, by high-card points."""
+    """The probability of making each level, and the best option, by high-card points (bins of two)."""
     from matplotlib import colormaps
 
     colours = colormaps["viridis"](np.linspace(0, 0.95, len(LEVELS)))
+    strength = table.assign(hcp_bin=table["hcp"] // 2 * 2 + 0.5)  # the bin 2k..2k+1 at its centre
+    xlabel = "high-card points in the hand (A 4, K 3, Q 2, J 1; bins of 2)"
     figures = {}
-    fig, (ax,) = new_figure("Call-partner: probability of making each bid level by hand strength")
-    by_hcp = table.groupby("hcp")
+    fig, (ax,) = new_figure("Call-partner: probability of making each bid level by hand strength", width=8)
+    by_hcp = strength.groupby("hcp_bin")
     for level, colour in zip(LEVELS, colours, strict=True):
         rates = by_hcp[f"make_{level}"].mean()
         ax.plot(rates.index, rates.to_numpy(), marker="o", ms=3, color=colour, label=f"bid {level}")
-    ax.set_xlabel("high-card points in the hand (A 4, K 3, Q 2, J 1)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("probability of making the bid (mean over hands)")
     ax.set_ylim(-0.02, 1.02)
-    ax.legend(ncols=2, fontsize="small", title="declaring at")
     ax.grid(alpha=0.3)
+    fig.legend(loc="outside right upper", fontsize="small", title="declaring at")
     figures["callpartner_make_rate_by_strength"] = fig
 
-    fig, (ax,) = new_figure("Call-partner: the best bid by hand strength")
-    shares = pd.crosstab(table["hcp"], table["best"], normalize="index")
-    order = ["pass", *map(str, LEVELS)]
+    fig, (ax,) = new_figure("Call-partner: the best option by hand strength", width=8)
+    shares = pd.crosstab(strength["hcp_bin"], strength["best"], normalize="index")
     bottom = np.zeros(len(shares))
-    for option, colour in zip(order, ["lightgrey", *colours], strict=True):
+    for option, colour in zip(["pass", *map(str, LEVELS)], ["lightgrey", *colours], strict=True):
         if option in shares:
-            ax.bar(shares.index, shares[option], bottom=bottom, color=colour, width=0.9, label=option)
+            ax.bar(shares.index, shares[option], bottom=bottom, color=colour, width=1.8, label=option)
             bottom += shares[option].to_numpy()
-    ax.set_xlabel("high-card points in the hand (A 4, K 3, Q 2, J 1)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("share of hands whose best option it is")
-    ax.legend(ncols=2, fontsize="small", title="best option", loc="upper left")
     ax.grid(alpha=0.3, axis="y")
+    fig.legend(loc="outside right upper", fontsize="small", title="best option")
     figures["callpartner_best_bid_by_strength"] = fig
     return figures
