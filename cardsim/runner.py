@@ -27,6 +27,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -338,8 +339,25 @@ def run(
     if dask_local is not None:
         _check_positive(dask_local, "number of --dask-local workers")
     threads = check_threads(threads)
-    folder = ResultsFolder(out)
-    folder.open(exp, resume)
+    with _dask_client(scheduler, dask_local) as cluster:  # connect first: a failure leaves no folder behind
+        folder = ResultsFolder(out)
+        folder.open(exp, resume)
+        done, computed = _run_missing(exp, folder, threads, cluster, progress, warn)
+    return _outcome(exp, folder, done, computed)
+
+
+def _outcome(exp: Experiment, folder: ResultsFolder, done: dict[int, DealStats], computed: int) -> Outcome:
+    """Merge every chunk's statistics in chunk order (so the sums are the same however they were computed)."""
+    total = DealStats.from_json(done[0].to_json())
+    for index in range(1, exp.chunks):
+        total.add(done[index])
+    return Outcome(exp, folder.path, total, standings(get_game(exp.game), total, exp.bots, exp.games), computed)
+
+
+def _run_missing(exp: Experiment, folder: ResultsFolder, threads: int, cluster, progress: bool | None,
+                 warn: Callable[[str], None]) -> tuple[dict[int, DealStats], int]:  # fmt: skip
+    """Compute every chunk not yet in the folder, locally or on ``cluster``: (statistics of all chunks, chunks
+    computed now)."""
     done = folder.finished(exp, warn, repair=True)
     todo = [i for i in range(exp.chunks) if i not in done]
     per_chunk = exp.rotations  # progress in rounds (deals x rotations) or games (x rotations)
@@ -353,18 +371,14 @@ def run(
             bar.update(exp.chunk_range(index)[1] * per_chunk)
 
     try:
-        if scheduler is None and dask_local is None:
+        if cluster is None:
             _run_local(exp, folder, todo, threads, record)
         else:
-            _run_dask(exp, folder, todo, scheduler, dask_local, record)
+            _run_dask(exp, folder, todo, *cluster, record)
     finally:
         if bar:
             bar.close()
-    total = DealStats.from_json(done[0].to_json())
-    for index in range(1, exp.chunks):
-        total.add(done[index])
-    front = get_game(exp.game)
-    return Outcome(exp, folder.path, total, standings(front, total, exp.bots, exp.games), len(todo))
+    return done, len(todo)
 
 
 def _run_local(exp: Experiment, folder: ResultsFolder, todo: list[int], threads: int, record) -> None:
@@ -387,30 +401,41 @@ def _run_local(exp: Experiment, folder: ResultsFolder, todo: list[int], threads:
             record(*pending.result())
 
 
-def _run_dask(exp: Experiment, folder: ResultsFolder, todo: list[int], scheduler: str | None,
-              dask_local: int | None, record) -> None:  # fmt: skip
-    """Submit every missing chunk to the cluster; write each chunk as it arrives."""
-    from distributed import Client, LocalCluster, as_completed
+@contextmanager
+def _dask_client(scheduler: str | None, dask_local: int | None):
+    """None for a local run; else (client, numba threads per task) of the cluster, closed on exit."""
+    if scheduler is None and dask_local is None:
+        yield None
+        return
+    from distributed import Client, LocalCluster
 
-    if dask_local is not None:
-        cluster = LocalCluster(n_workers=dask_local, threads_per_worker=1, processes=True, dashboard_address=None)
-        client, threads = Client(cluster), max(1, max_threads() // dask_local)
-    else:
-        try:
-            client, threads, cluster = Client(scheduler, timeout="20s"), None, None
-        except OSError as exc:
-            raise CardsimError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    cluster = None
     try:
-        futures = [client.submit(_chunk_task, exp, i, threads, pure=False) for i in todo]
-        for future in as_completed(futures):
-            index, data, stats = future.result()
-            stats = DealStats.from_json(stats)
-            folder.store(exp, index, data, stats)
-            record(index, stats)
+        if dask_local is not None:
+            cluster = LocalCluster(n_workers=dask_local, threads_per_worker=1, processes=True, dashboard_address=None)
+            client, threads = Client(cluster), max(1, max_threads() // dask_local)
+        else:
+            try:
+                client, threads = Client(scheduler, timeout="10s"), None  # a worker's numba uses all its cores
+            except OSError as exc:
+                raise CardsimError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        with client:
+            yield client, threads
     finally:
-        client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _run_dask(exp: Experiment, folder: ResultsFolder, todo: list[int], client, threads: int | None, record) -> None:
+    """Submit every missing chunk to the cluster; write each chunk as it arrives (lost workers' tasks are rerun)."""
+    from distributed import as_completed
+
+    futures = [client.submit(_chunk_task, exp, i, threads, pure=False) for i in todo]
+    for future in as_completed(futures):
+        index, data, stats = future.result()
+        stats = DealStats.from_json(stats)
+        folder.store(exp, index, data, stats)
+        record(index, stats)
 
 
 def _progress(total: int, unit: str, show: bool | None):
@@ -439,10 +464,7 @@ def load(out: str | os.PathLike) -> Outcome:
     if missing:
         raise CardsimError(f"{folder.path}: {len(missing)} of {exp.chunks} chunks are missing or damaged "
                            f"({'; '.join(problems) or 'not computed yet'}); run again with --resume to compute them")
-    total = DealStats.from_json(done[0].to_json())
-    for index in range(1, exp.chunks):
-        total.add(done[index])
-    return Outcome(exp, folder.path, total, standings(get_game(exp.game), total, exp.bots, exp.games), 0)
+    return _outcome(exp, folder, done, 0)
 
 
 def iter_rows(out: str | os.PathLike) -> Iterator[pd.DataFrame]:

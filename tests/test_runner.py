@@ -202,8 +202,32 @@ def test_cli_tournament_writes_standings_summary_and_figures(tmp_path, capsys):
 @pytest.mark.slow
 def test_dask_local_cluster_gives_the_local_files_bit_for_bit(reference, tmp_path):
     folder, outcome = reference
-    target = tmp_path
-    clustered = runner.run(small(), target, dask_local=2, progress=False)
-    assert chunk_bytes(target) == chunk_bytes(folder)
+    clustered = runner.run(small(), tmp_path, dask_local=2, progress=False)
+    assert clustered.computed == 4
+    assert chunk_bytes(tmp_path) == chunk_bytes(folder)
     pd.testing.assert_frame_equal(clustered.standings.bots, outcome.standings.bots)
     assert np.array_equal(clustered.stats.cross, outcome.stats.cross)
+
+
+@pytest.mark.slow
+def test_an_existing_scheduler_runs_the_missing_chunks_bit_for_bit(reference, tmp_path):
+    """--scheduler: workers of a running cluster compute what an interrupted local run left."""
+    from distributed import LocalCluster
+
+    folder, outcome = reference
+    runner.run(small(), tmp_path, progress=False)
+    for name in ("chunk-000001.parquet", "chunk-000001.json", "chunk-000003.json"):
+        (tmp_path / "chunks" / name).unlink()
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+        resumed = runner.run(small(), tmp_path, resume=True, scheduler=cluster.scheduler_address, progress=False)
+    assert resumed.computed == 2
+    assert chunk_bytes(tmp_path) == chunk_bytes(folder)
+    pd.testing.assert_frame_equal(resumed.standings.pairs, outcome.standings.pairs)
+
+
+@pytest.mark.slow
+def test_an_unreachable_scheduler_is_one_message_and_leaves_no_folder(tmp_path, capsys):
+    out = tmp_path / "never"
+    assert main(["tournament", "wizard", "--games", "5", "--scheduler", "tcp://127.0.0.1:9", "--out", str(out)]) == 2
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in capsys.readouterr().err
+    assert not out.exists()
