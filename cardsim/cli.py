@@ -88,7 +88,8 @@ def _parser() -> argparse.ArgumentParser:
     adv.add_argument("--seat", type=_nonnegative, default=0,
                      help="the hand's seat, counted from the dealer's left: 0 leads first/bids first (default 0)")
     adv.add_argument("--trump", help="the trump the seat sees: Differenzler the dealer's shown card (e.g. H6), "
-                     "Wizard the trump suit S/H/D/C, N for none, or the turned card (H7, J2)")  # fmt: skip
+                     "Wizard the trump suit S/H/D/C, N for none, or the turned card (H7, J2); call-partner fixes "
+                     "the contract's trump S/H/D/C (default: the best suit per bid)")  # fmt: skip
     adv.add_argument("--players", type=int, help="number of players: wizard 3-6, callpartner 3-5 (default 4)")
     adv.add_argument("--bots", default="heuristic", help="bots playing the completions, the seat's own included "
                      "(default heuristic)")  # fmt: skip
