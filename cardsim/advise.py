@@ -129,6 +129,14 @@ def builtin_bots(game: Game, bots: str | list[str], rules: Any) -> tuple[tuple[s
     return lineup.names, np.array(lineup.builtin_ids, np.int64)
 
 
+def completion_setup(game: str, players: int | None, bots: str | list[str], rules: Any) -> tuple:
+    """(validated rules, bot names, built-in bot ids) for a game's completions."""
+    front = get_game(game)
+    rule_set = front.make_rules(rules, players)
+    names, ids = builtin_bots(front, bots, rule_set)
+    return rule_set, names, ids
+
+
 # --- per-bid summaries -------------------------------------------------------
 
 

@@ -39,16 +39,16 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("game", help="differenzler, wizard or callpartner")
         sub.add_argument("--bots", default="random", help="one bot per seat, comma-separated, or one for all seats: "
                          "random, heuristic, or path/to/file.py:ClassName (default: random)")  # fmt: skip
-        sub.add_argument("--seed", type=_nonnegative, default=0, help="experiment seed (default 0)")
+        sub.add_argument("--seed", type=nonnegative_int, default=0, help="experiment seed (default 0)")
         sub.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
         sub.add_argument("--players", type=int, help="number of players: wizard 3-6, callpartner 3-5 (default 4)")
-        sub.add_argument("--cards", type=_positive, help="wizard: cards per player in single rounds (rule cards=K)")
+        sub.add_argument("--cards", type=positive_int, help="wizard: cards per player in single rounds (rule cards=K)")
         sub.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     sim = commands.add_parser("simulate", help="play many rounds or games and summarise them per seat")
     common(sim)
-    sim.add_argument("--rounds", type=_positive, help="number of single rounds (default 100000)")
-    sim.add_argument("--games", type=_positive, nargs="?", const=0, metavar="N",
+    sim.add_argument("--rounds", type=positive_int, help="number of single rounds (default 100000)")
+    sim.add_argument("--games", type=positive_int, nargs="?", const=0, metavar="N",
                      help="play N whole games; bare --games plays --rounds whole games")  # fmt: skip
     sim.add_argument("--threads", type=int, help="threads (default: all cores)")
     sim.add_argument("--out", help="write one row per (round, seat) to this Parquet file")
@@ -58,34 +58,35 @@ def _parser() -> argparse.ArgumentParser:
     tour = commands.add_parser("tournament", help="duplicate-deal tournament into a results folder, resumable, "
                                "locally or on a Dask cluster")  # fmt: skip
     common(tour)
-    tour.add_argument("--rounds", type=_positive, help="number of deals (default 100000); each is played once per "
+    tour.add_argument("--rounds", type=positive_int, help="number of deals (default 100000); each is played once per "
                       "seat rotation")  # fmt: skip
-    tour.add_argument("--games", type=_positive, metavar="N", help="number of whole games, each played once per "
+    tour.add_argument("--games", type=positive_int, metavar="N", help="number of whole games, each played once per "
                       "seat rotation")  # fmt: skip
     tour.add_argument("--out", help="results folder (default results/<game>-<size>-seed<seed>)")
     tour.add_argument("--resume", action="store_true", help="continue the experiment in --out: compute only the "
                       "missing or damaged chunks")  # fmt: skip
     tour.add_argument("--no-duplicate", dest="duplicate", action="store_false",
                       help="play every deal once as seated instead of once per seat rotation")  # fmt: skip
-    tour.add_argument("--chunk", type=_positive, help="deals (or games) per chunk file (default: about 262144 "
+    tour.add_argument("--chunk", type=positive_int, help="deals (or games) per chunk file (default: about 262144 "
                       "rounds or 4096 games per chunk)")  # fmt: skip
     tour.add_argument("--threads", type=int, help="threads of the local run (default: all cores)")
     tour.add_argument("--scheduler", metavar="ADDRESS", help="run the chunks on this dask.distributed scheduler, "
                       "e.g. tcp://host:8786")  # fmt: skip
-    tour.add_argument("--dask-local", type=_positive, metavar="N", help="run the chunks on a local Dask cluster of "
+    tour.add_argument("--dask-local", type=positive_int, metavar="N", help="run the chunks on a local Dask cluster of "
                       "N worker processes")  # fmt: skip
     tour.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                       help="show a progress bar (default: on a terminal)")  # fmt: skip
 
     rep = commands.add_parser("replay", help="print one round exactly as it was played")
     common(rep)
-    rep.add_argument("--round", type=_nonnegative, required=True, help="round index (within the game with --game-no)")
-    rep.add_argument("--game-no", type=_nonnegative, help="game index, to replay a round of a --games run")
+    rep.add_argument("--round", type=nonnegative_int, required=True,
+                     help="round index (within the game with --game-no)")  # fmt: skip
+    rep.add_argument("--game-no", type=nonnegative_int, help="game index, to replay a round of a --games run")
 
     adv = commands.add_parser("advise", help="expected result of every bid for one hand, from simulated completions")
     adv.add_argument("game", help="differenzler, wizard or callpartner")
     adv.add_argument("--hand", required=True, help='the hand, e.g. "W1 H13 H2 C7" (Wizard) or "SA SK H9" (Jass)')
-    adv.add_argument("--seat", type=_nonnegative, default=0,
+    adv.add_argument("--seat", type=nonnegative_int, default=0,
                      help="the hand's seat, counted from the dealer's left: 0 leads first/bids first (default 0)")
     adv.add_argument("--trump", help="the trump the seat sees: Differenzler the dealer's shown card (e.g. H6), "
                      "Wizard the trump suit S/H/D/C, N for none, or the turned card (H7, J2); call-partner fixes "
@@ -93,8 +94,8 @@ def _parser() -> argparse.ArgumentParser:
     adv.add_argument("--players", type=int, help="number of players: wizard 3-6, callpartner 3-5 (default 4)")
     adv.add_argument("--bots", default="heuristic", help="bots playing the completions, the seat's own included "
                      "(default heuristic)")  # fmt: skip
-    adv.add_argument("--samples", type=_positive, default=2000, help="completions per bid (default 2000)")
-    adv.add_argument("--seed", type=_nonnegative, default=0, help="seed of the completions (default 0)")
+    adv.add_argument("--samples", type=positive_int, default=2000, help="completions per bid (default 2000)")
+    adv.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the completions (default 0)")
     adv.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
     adv.add_argument("--json", action="store_true", help="print JSON instead of text")
 
@@ -103,14 +104,16 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _positive(text: str) -> int:
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1 (underscores allowed, 1_000_000)."""
     value = _integer(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
     return value
 
 
-def _nonnegative(text: str) -> int:
+def nonnegative_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
     value = _integer(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text} is not an integer >= 0")

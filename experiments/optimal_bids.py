@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from cardsim import advise
+from cardsim.cli import nonnegative_int, positive_int
 from cardsim.errors import CardsimError
 from cardsim.games import GAMES
 
@@ -27,31 +28,14 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=[*GAMES, "all"], default="all",
                         help="the game, or all games with bid advice (default)")
-    parser.add_argument("--hands", type=_positive, default=1000, help="random hands per game (default 1000)")
-    parser.add_argument("--samples", type=_positive, default=300,
+    parser.add_argument("--hands", type=positive_int, default=1000, help="random hands per game (default 1000)")
+    parser.add_argument("--samples", type=positive_int, default=300,
                         help="completions per hand and bid (default 300)")
-    parser.add_argument("--seed", type=_nonnegative, default=0, help="experiment seed (default 0)")
+    parser.add_argument("--seed", type=nonnegative_int, default=0, help="experiment seed (default 0)")
     parser.add_argument("--out", default="results/optimal_bids", help="folder for the tables, PNGs and report.md")
     parser.add_argument("--smoke", action="store_true",
                         help=f"tiny run for tests ({SMOKE['hands']} hands, {SMOKE['samples']} samples)")
     return parser  # fmt: skip
-
-
-def _positive(text: str) -> int:
-    value = _nonnegative(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
-    return value
-
-
-def _nonnegative(text: str) -> int:
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} is not an integer >= 0")
-    return value
 
 
 def run_game(name: str, args: argparse.Namespace, folder: Path) -> list[str]:

@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 
 from cardsim import plots
 from cardsim.analysis import format_table
+from cardsim.cli import nonnegative_int, positive_int
 from cardsim.engine import simulate
 from cardsim.errors import CardsimError
 from cardsim.games import GAMES, get_game
@@ -50,31 +51,14 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--bots", default="heuristic,random,random,random",
                         help="one bot per seat, comma-separated (default heuristic,random,random,random)")
     parser.add_argument("--players", type=int, help="wizard 3-6, callpartner 3-5 players (default 4)")
-    parser.add_argument("--rounds", type=_positive, default=200_000, help="single rounds per game (default 200000)")
-    parser.add_argument("--games", type=_positive, default=5_000, help="whole games per game (default 5000)")
-    parser.add_argument("--seed", type=_nonnegative, default=0, help="experiment seed (default 0)")
+    parser.add_argument("--rounds", type=positive_int, default=200_000, help="single rounds per game (default 200000)")
+    parser.add_argument("--games", type=positive_int, default=5_000, help="whole games per game (default 5000)")
+    parser.add_argument("--seed", type=nonnegative_int, default=0, help="experiment seed (default 0)")
     parser.add_argument("--out", default="results/score_distributions", help="folder for the PNGs and report.md")
-    parser.add_argument("--dpi", type=_positive, default=110, help="resolution of the PNGs (default 110)")
+    parser.add_argument("--dpi", type=positive_int, default=110, help="resolution of the PNGs (default 110)")
     parser.add_argument("--smoke", action="store_true", help=f"tiny run for tests ({SMOKE['rounds']} rounds, "
                         f"{SMOKE['games']} games, {SMOKE['dpi']} dpi)")
     return parser  # fmt: skip
-
-
-def _positive(text: str) -> int:
-    value = _nonnegative(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
-    return value
-
-
-def _nonnegative(text: str) -> int:
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} is not an integer >= 0")
-    return value
 
 
 def _folder(path: str) -> Path:

@@ -19,6 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from cardsim.cli import nonnegative_int, positive_int
 from cardsim.errors import CardsimError
 from cardsim.games import GAMES
 from cardsim.report import describe, markdown_table, write_report
@@ -33,14 +34,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="all", help=f"{', '.join(GAMES)} or all (default all)")
     parser.add_argument("--bots", default="heuristic,heuristic,random,random",
                         help="the lineup, one bot per seat (default heuristic,heuristic,random,random)")  # fmt: skip
-    parser.add_argument("--rounds", type=int, help="deals per game played as single deals (default per game)")
-    parser.add_argument("--games", type=int, help="whole games per game (default per game)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rounds", type=positive_int, help="deals per game played as single deals (default per game)")
+    parser.add_argument("--games", type=positive_int, help="whole games per game (default per game)")
+    parser.add_argument("--seed", type=nonnegative_int, default=0)
     parser.add_argument("--out", default="results/tournament", help="results folder (default results/tournament)")
     parser.add_argument("--resume", action="store_true", help="continue the study in --out")
     parser.add_argument("--threads", type=int, help="threads of the local run (default: all cores)")
     parser.add_argument("--scheduler", help="dask.distributed scheduler address, e.g. tcp://host:8786")
-    parser.add_argument("--dask-local", type=int, help="run on a local Dask cluster of N worker processes")
+    parser.add_argument("--dask-local", type=positive_int, help="run on a local Dask cluster of N worker processes")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: a check that everything runs")
     args = parser.parse_args(argv)
     try:

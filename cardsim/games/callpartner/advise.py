@@ -39,16 +39,15 @@ from bots.callpartner import RANDOM, best_trump, heuristic_bid
 from cardsim.advise import (
     Advice,
     best_option,
-    builtin_bots,
     check_count,
     check_seat,
+    completion_setup,
     new_figure,
     option_table,
     parse_hand,
 )
 from cardsim.cards import FRENCH52, SUIT_SYMBOLS, SUITS
 from cardsim.errors import CardsimError
-from cardsim.games import get_game
 from cardsim.games.callpartner.play import auction, new_scratch, play_contract, start_round
 from cardsim.games.callpartner.rules import (
     ACE,
@@ -153,13 +152,6 @@ def _trump(trump: str | None) -> list[int]:
     return [SUITS.index(letter)]
 
 
-def _settings(players: int | None, bots: Any, rules: Any) -> tuple:
-    game = get_game("callpartner")
-    rule_set = game.make_rules(rules, players)
-    names, ids = builtin_bots(game, bots, rule_set)
-    return rule_set, names, ids
-
-
 def advise(
     hand: str,
     *,
@@ -176,7 +168,7 @@ def advise(
     each level takes the suit that makes it most often. ``details``: the best option's lead over the runner-up
     (paired difference and CI), how a pass ends (shares of all passed, defender, partner, forced declarer), the
     side's mean points per trump, make rates per trump and level."""
-    rule_set, names, ids = _settings(players, bots, rules)
+    rule_set, names, ids = completion_setup("callpartner", players, bots, rules)
     mask = parse_hand(FRENCH52, hand, range(rule_set.hand_size, rule_set.hand_size + 1), "callpartner")
     seat = check_seat(seat, rule_set.players)
     suits = _trump(trump)
@@ -242,7 +234,7 @@ def bid_table(
     Hand h is the hand of seat h % players (from the dealer's left) in single deal h of
     ``cardsim simulate callpartner --seed SEED``; its completions use key 1 + h.
     """
-    rule_set, _, ids = _settings(players, bots, rules)
+    rule_set, _, ids = completion_setup("callpartner", players, bots, rules)
     hands, samples, seed = check_count(hands, "hands"), check_count(samples, "samples"), check_seed(seed)
     rng, dealt = new_scratch()[:2]
     rows = []

@@ -24,9 +24,9 @@ from bots.differenzler import heuristic_prediction
 from cardsim.advise import (
     Advice,
     best_option,
-    builtin_bots,
     check_count,
     check_seat,
+    completion_setup,
     new_figure,
     option_table,
     parse_hand,
@@ -36,7 +36,6 @@ from cardsim.analysis import Z95
 from cardsim.cards import JASS36, bit
 from cardsim.deal import draw_cards
 from cardsim.errors import CardsimError
-from cardsim.games import get_game
 from cardsim.games.differenzler.play import new_scratch, play_dealt, start_round
 from cardsim.games.differenzler.rules import ACE, MAX_PREDICTION, PLAYERS, POINTS, SUIT_MASK, TRICKS
 from cardsim.options import rules_text
@@ -129,13 +128,6 @@ def _trump_card(trump: str | None, hand: int, seat: int) -> int:
     return card
 
 
-def _settings(players: int | None, bots: Any, rules: Any) -> tuple:
-    game = get_game("differenzler")
-    rule_set = game.make_rules(rules, players)
-    names, ids = builtin_bots(game, bots, rule_set)
-    return rule_set, names, ids
-
-
 def advise(
     hand: str,
     *,
@@ -150,7 +142,7 @@ def advise(
     """The expected penalty (under the rules' ``exact_bonus``) of every prediction 0..157 for ``hand`` at ``seat``
     (0 = First Hand, 3 = dealer) with the dealer's shown card ``trump``; ``details`` has the seat's points
     distribution at the best prediction (its median, quantiles and histogram 0..157) and the rule of thumb."""
-    rule_set, names, ids = _settings(players, bots, rules)
+    rule_set, names, ids = completion_setup("differenzler", players, bots, rules)
     mask = parse_hand(JASS36, hand, range(TRICKS, TRICKS + 1), "differenzler")
     seat = check_seat(seat, PLAYERS)
     trump_card = _trump_card(trump, mask, seat)
@@ -194,7 +186,7 @@ def bid_table(
     best_ci95, rule_of_thumb_penalty, heuristic_penalty, mean_points and
     median_points (at the best prediction).
     """
-    rule_set, _, ids = _settings(players, bots, rules)
+    rule_set, _, ids = completion_setup("differenzler", players, bots, rules)
     hands, samples, seed = check_count(hands, "hands"), check_count(samples, "samples"), check_seed(seed)
     rng, dealt = new_scratch()[:2]
     rows = []

@@ -34,9 +34,9 @@ import bots.wizard as builtin
 from cardsim.advise import (
     Advice,
     best_option,
-    builtin_bots,
     check_count,
     check_seat,
+    completion_setup,
     new_figure,
     option_table,
     parse_hand,
@@ -45,7 +45,6 @@ from cardsim.advise import (
 from cardsim.cards import WIZARD60, bit, nth_card, popcount
 from cardsim.deal import deal_around
 from cardsim.errors import CardsimError
-from cardsim.games import get_game
 from cardsim.games.wizard.play import SUIT_LETTERS, new_scratch, play_dealt, start_round
 from cardsim.games.wizard.rules import (
     DECK_SIZE,
@@ -171,13 +170,6 @@ def _turned(trump: str | None, hand: int, players: int) -> tuple[int, int, str]:
     return 1 << card, int(SUIT_OF[card]), f"{SUIT_LETTERS[SUIT_OF[card]]} (turned {name})"
 
 
-def _settings(players: int | None, bots: Any, rules: Any) -> tuple:
-    game = get_game("wizard")
-    rule_set = game.make_rules(rules, players)
-    names, ids = builtin_bots(game, bots, rule_set)
-    return rule_set, names, ids
-
-
 def advise(
     hand: str,
     *,
@@ -191,7 +183,7 @@ def advise(
 ) -> Advice:
     """The expected score of every bid 0..cards for ``hand`` (cards = its size) at ``seat`` (0 = the dealer's
     left, players - 1 = the dealer) with ``trump`` (see the module doc); ``p_made`` is the chance of making it."""
-    rule_set, names, ids = _settings(players, bots, rules)
+    rule_set, names, ids = completion_setup("wizard", players, bots, rules)
     players = rule_set.players
     mask = parse_hand(WIZARD60, hand, range(1, rule_set.max_cards + 1), f"{players}-player wizard")
     cards = bin(mask).count("1")
@@ -237,7 +229,7 @@ def bid_table(
     bot's bid), best_bid, best_score, best_ci95, p_made (at the best bid),
     heuristic_score (at the heuristic's bid).
     """
-    rule_set, _, ids = _settings(players, bots, rules)
+    rule_set, _, ids = completion_setup("wizard", players, bots, rules)
     players, top = rule_set.players, rule_set.max_cards
     hands, samples, seed = check_count(hands, "hands"), check_count(samples, "samples"), check_seed(seed)
     if cards is not None:
