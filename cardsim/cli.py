@@ -234,7 +234,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cardsim: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("cardsim: interrupted", file=sys.stderr)
+        resume = "; finished chunks are kept: the same command with --resume continues"
+        print(f"cardsim: interrupted{resume if args.command == 'tournament' else ''}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # output piped into a command that stopped reading (e.g. head)
         sys.stderr.close()
