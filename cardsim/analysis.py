@@ -20,7 +20,7 @@ Z95 = 1.959963984540054
 
 
 @njit(cache=True)
-def _column_sums(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def column_sums(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Exact per-column sums and sums of squares of an integer [n, seats] array, in one pass."""
     total = np.zeros(values.shape[1], np.int64)  # also of a bool array viewed as int8: the count of hits
     squares = np.zeros(values.shape[1], np.int64)
@@ -48,7 +48,7 @@ class Moments:
 
     def add(self, values: np.ndarray) -> None:
         """Add integer observations given as [observation, seat]."""
-        total, squares = _column_sums(values)
+        total, squares = column_sums(values)
         self.n += len(values)
         self.total += total
         self.squares += squares
@@ -76,7 +76,7 @@ class Summary:
         """Add a batch; ``rates`` are the game's yes/no measures as [round, seat] (e.g. exact predictions)."""
         self.per_round.add(batch.played_values(self.score))
         for name, hits in rates.items():
-            self.rates[name] = self.rates.get(name, 0) + _column_sums(hits.view(np.int8))[0]
+            self.rates[name] = self.rates.get(name, 0) + column_sums(hits.view(np.int8))[0]
         if self.games:
             self.per_game.add(batch.game_totals)
             self.wins += batch.game_wins().sum(axis=0)

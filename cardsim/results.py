@@ -46,6 +46,8 @@ class Batch:
     @cached_property
     def game_totals(self) -> np.ndarray:
         """[unit, seat] sums of the score over each game's rounds."""
+        if not self.games:  # single rounds: the score itself
+            return self.per_seat[self.score][:, 0, :].astype(np.int64)
         return _unit_totals(self.per_seat[self.score], self.played)
 
     def game_wins(self) -> np.ndarray:
@@ -82,19 +84,26 @@ def _unit_totals(values: np.ndarray, played: np.ndarray) -> np.ndarray:
     return totals
 
 
+@njit(cache=True, inline="always")
+def best_total(totals: np.ndarray, higher_is_better: bool) -> tuple:
+    """(best value, number of seats sharing it) of one unit's ``totals[seat]``."""
+    best, ties = totals[0], 1
+    for s in range(1, totals.shape[0]):
+        t = totals[s]
+        if t == best:
+            ties += 1
+        elif (t > best) == higher_is_better:
+            best, ties = t, 1
+    return best, ties
+
+
 @njit(cache=True)
 def _win_shares(totals: np.ndarray, higher_is_better: bool) -> np.ndarray:
     """[unit, seat] share of the win: 1/k for each of the k seats with the best total of the unit."""
     units, seats = totals.shape
     shares = np.zeros((units, seats))
     for u in range(units):
-        best, ties = totals[u, 0], 1
-        for s in range(1, seats):
-            t = totals[u, s]
-            if t == best:
-                ties += 1
-            elif (t > best) == higher_is_better:
-                best, ties = t, 1
+        best, ties = best_total(totals[u], higher_is_better)
         for s in range(seats):
             if totals[u, s] == best:
                 shares[u, s] = 1.0 / ties

@@ -23,9 +23,9 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from cardsim.analysis import Z95
+from cardsim.analysis import Z95, column_sums
 from cardsim.games import Game
-from cardsim.results import Batch
+from cardsim.results import Batch, best_total
 
 
 def rotated(bots: tuple[str, ...], rotation: int) -> tuple[str, ...]:
@@ -39,7 +39,7 @@ def bot_names(bots: tuple[str, ...]) -> list[str]:
     return list(dict.fromkeys(bots))
 
 
-def measures(game: Game, games: bool) -> list[str]:
+def measures(games: bool) -> list[str]:
     """The per-deal values summarised with CIs: score per round, (game total,) win share."""
     return ["round", "game", "win"] if games else ["round", "win"]
 
@@ -56,6 +56,27 @@ def _sums(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             for b in range(k):
                 cross[a, b] += x[i, a] * x[i, b]
     return total, cross
+
+
+@njit(cache=True)
+def _add_rotation(values: np.ndarray, played: np.ndarray, seat_bot: np.ndarray, higher_is_better: bool,
+                  score: np.ndarray, rounds: np.ndarray, wins: np.ndarray) -> None:  # fmt: skip
+    """Add one rotation's units to each bot's [unit, bot] score sum, rounds played and win share."""
+    units, _, seats = values.shape
+    totals = np.zeros(seats, np.int64)
+    for u in range(units):
+        for s in range(seats):
+            totals[s] = 0
+        for r in range(played[u]):
+            for s in range(seats):
+                totals[s] += values[u, r, s]
+        best, ties = best_total(totals, higher_is_better)
+        for s in range(seats):
+            b = seat_bot[s]
+            score[u, b] += totals[s]
+            rounds[u, b] += played[u]
+            if totals[s] == best:
+                wins[u, b] += 1.0 / ties
 
 
 @dataclass
@@ -79,18 +100,15 @@ class DealStats:
         seats = np.zeros(len(names))
         hits: dict[str, np.ndarray] = {}
         for rotation, batch in enumerate(batches):
-            rates = game.rates(batch)
-            totals, shares = batch.game_totals, batch.game_wins()
-            for seat, name in enumerate(rotated(lineup, rotation)):
-                b = names.index(name)
-                score[:, b] += totals[:, seat]
-                rounds[:, b] += batch.played
-                wins[:, b] += shares[:, seat]
-                seats[b] += 1
-                for rate, values in rates.items():
-                    hits.setdefault(rate, np.zeros(len(names), np.int64))[b] += int(values[:, seat].sum())
+            seat_bot = np.array([names.index(name) for name in rotated(lineup, rotation)], np.int64)
+            _add_rotation(batch.per_seat[game.score], batch.played, seat_bot, not game.lower_is_better,
+                          score, rounds, wins)  # fmt: skip
+            np.add.at(seats, seat_bot, 1)
+            for rate, values in game.rates(batch).items():
+                hits.setdefault(rate, np.zeros(len(names), np.int64))
+                np.add.at(hits[rate], seat_bot, column_sums(values.view(np.int8))[0].astype(np.int64))
         per_deal = {"round": score / rounds, "game": score / seats, "win": wins / seats}
-        x = np.hstack([per_deal[m] for m in measures(game, batches[0].games)])
+        x = np.hstack([per_deal[m] for m in measures(batches[0].games)])
         total, cross = _sums(x)
         return cls(units, total, cross, rounds.sum(axis=0), hits)
 
@@ -141,7 +159,7 @@ def standings(game: Game, stats: DealStats, lineup: tuple[str, ...], games: bool
     """Per-bot means with CIs, the game's own rates, and each pair's difference (first bot minus second, in
     lineup order) deal by deal."""
     names = bot_names(lineup)
-    n_bots, kinds = len(names), measures(game, games)
+    n_bots, kinds = len(names), measures(games)
     mean, cov = stats.mean_cov()
     half = Z95 * np.sqrt(np.maximum(np.diag(cov), 0.0) / max(stats.units, 1))
     at = {kind: slice(i * n_bots, (i + 1) * n_bots) for i, kind in enumerate(kinds)}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -16,6 +17,7 @@ from cardsim.engine import simulate
 from cardsim.errors import CardsimError
 
 LINEUP = "heuristic,random,heuristic,random"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def small(**changes) -> runner.Experiment:
@@ -231,3 +233,32 @@ def test_an_unreachable_scheduler_is_one_message_and_leaves_no_folder(tmp_path, 
     assert main(["tournament", "wizard", "--games", "5", "--scheduler", "tcp://127.0.0.1:9", "--out", str(out)]) == 2
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in capsys.readouterr().err
     assert not out.exists()
+
+
+@pytest.mark.slow
+def test_a_killed_process_resumes_to_the_uninterrupted_result(tmp_path):
+    """SIGKILL in the middle of a real `cardsim tournament` (Python bots: slow chunks), then --resume."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    args = ["tournament", "differenzler", "--bots", "bots/examples.py:Cautious,heuristic,random,random",
+            "--rounds", "640", "--chunk", "32", "--seed", "4", "--no-progress"]  # fmt: skip
+    command = [sys.executable, "-c", "import sys; from cardsim.cli import main; sys.exit(main(sys.argv[1:]))"]
+    killed = subprocess.Popen([*command, *args, "--out", str(tmp_path / "killed")], cwd=ROOT)
+    deadline = time.monotonic() + 120
+    while not list((tmp_path / "killed" / "chunks").glob("chunk-*.json")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.kill(killed.pid, signal.SIGKILL)
+    killed.wait()
+    finished = len(list((tmp_path / "killed" / "chunks").glob("chunk-*.json")))
+    assert 1 <= finished < 20, "the kill should land while chunks remain"
+    resumed = subprocess.run([*command, *args, "--out", str(tmp_path / "killed"), "--resume", "--json"], cwd=ROOT,
+                             capture_output=True, text=True)  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["computed_chunks"] == 20 - finished
+    whole = subprocess.run([*command, *args, "--out", str(tmp_path / "whole")], cwd=ROOT, capture_output=True)
+    assert whole.returncode == 0
+    assert chunk_bytes(tmp_path / "killed") == chunk_bytes(tmp_path / "whole")
