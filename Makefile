@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/throughput.py --game wizard --bots heuristic --threads 1 --games 100000
 	$(BIN)/python benchmarks/throughput.py --game callpartner --bots random --threads 1 --rounds 2000000
 	$(BIN)/python benchmarks/throughput.py --game callpartner --bots heuristic --threads 1 --games 50000
+	$(BIN)/python benchmarks/runner_overhead.py --rounds 10000000 --repeat 3
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

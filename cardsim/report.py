@@ -65,7 +65,7 @@ def write_report(outcome: Outcome) -> Path:
         ax.axvline(0, color="grey", lw=1)
         ax.set_yticks(range(len(pairs)), labels)
         ax.set_xlabel(f"difference in mean {front.score} per round (points; {better})")
-        ax.set_title(f"{front.name}: pairwise differences, deal by deal, with 95% CI")
+        ax.set_title(f"{front.name}: pairwise differences, {unit[:-1]} by {unit[:-1]}, with 95% CI")
         fig.tight_layout()
         fig.savefig(figures / "pairs.png", dpi=120)
         plt.close(fig)

@@ -17,6 +17,10 @@ import sys
 import time
 from pathlib import Path
 
+import pandas as pd
+
+from cardsim.report import markdown_table
+
 HERE = Path(__file__).resolve().parent
 GAMES = ("differenzler", "wizard", "callpartner")
 STUDIES = {  # script, its demo arguments, and what the report says of it
@@ -48,6 +52,9 @@ def main(argv: list[str] | None = None) -> int:
         seconds = time.perf_counter() - began
         text += [f"## {name.replace('_', ' ')}", "", caption, "", f"Report: [{name}/report.md]({name}/report.md) "
                  f"({seconds:.0f} s)", ""]  # fmt: skip
+        for game in GAMES if name == "tournament" else ():  # the standings, bot by bot
+            bots = pd.read_parquet(out / name / game / "bots.parquet")
+            text += [f"**{game}**", "", markdown_table(bots), ""]
         for game in GAMES:  # the first figure of each game
             figure = next(iter(sorted(f for f in (out / name).rglob("*.png") if game in f.as_posix())), None)
             if figure is not None:
