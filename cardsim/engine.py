@@ -102,7 +102,7 @@ def simulate(
     constants = {"game": game.name, "rules": rules_text(rule_set), "seed": seed}
     writer = _ParquetWriter(Path(out)) if out else None
     kept = []
-    bar = _progress(units, "games" if games_mode else "rounds", progress)
+    bar = progress_bar(units, "games" if games_mode else "rounds", progress)
     try:
         for start in range(0, units, chunk):
             count = min(chunk, units - start)
@@ -179,7 +179,7 @@ class _ParquetWriter:
             self.tmp.unlink()
 
 
-def _progress(total: int, unit: str, show: bool | None):
+def progress_bar(total: int, unit: str, show: bool | None):
     """A tqdm bar on a terminal (or when asked), else None."""
     if show is None:
         show = sys.stderr.isatty()

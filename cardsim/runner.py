@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 import cardsim
-from cardsim.engine import check_threads, max_threads
+from cardsim.engine import check_threads, max_threads, progress_bar
 from cardsim.errors import CardsimError
 from cardsim.games import get_game
 from cardsim.kernel_cache import source_digest
@@ -363,7 +363,7 @@ def _run_missing(exp: Experiment, folder: ResultsFolder, threads: int, cluster, 
     done = folder.finished(exp, warn, repair=True)
     todo = [i for i in range(exp.chunks) if i not in done]
     per_chunk = exp.rotations  # progress in rounds (deals x rotations) or games (x rotations)
-    bar = _progress(exp.units * per_chunk, "games" if exp.games else "rounds", progress)
+    bar = progress_bar(exp.units * per_chunk, "games" if exp.games else "rounds", progress)
     if bar:
         bar.update(sum(exp.chunk_range(i)[1] for i in done) * per_chunk)
 
@@ -438,17 +438,6 @@ def _run_dask(exp: Experiment, folder: ResultsFolder, todo: list[int], client, t
         stats = DealStats.from_json(stats)
         folder.store(exp, index, data, stats)
         record(index, stats)
-
-
-def _progress(total: int, unit: str, show: bool | None):
-    """A tqdm bar on a terminal (or when asked), else None."""
-    if show is None:
-        show = sys.stderr.isatty()
-    if not show:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit=f" {unit}", unit_scale=True, smoothing=0.1, file=sys.stderr)
 
 
 # ---------------------------------------------------------------- reading results back
