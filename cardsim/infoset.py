@@ -1,0 +1,407 @@
+"""Honest information sets and an exactly uniform, compiled sampler of the deals they allow.
+
+What one seat (the observer) knows about the hidden cards, as plain arrays a numba kernel takes:
+
+- ``unseen`` (uint64): every card whose place the observer does not see: not in its own hand, not played, not
+  shown face up. These are exactly the cards the sampler hands out.
+- ``counts`` (int64[seats]): how many unseen cards each seat still holds. The observer's own entry is 0; extra
+  entries stand for hidden piles (a kitty, Wizard's undealt stack, the call-partner declarer's face-down discards).
+  ``counts`` sums to the number of unseen cards.
+- ``forbidden`` (uint64[seats]): cards a seat cannot hold (a revealed void makes a whole suit forbidden).
+- ``known`` (uint64[seats]): unseen cards a seat is known to hold (a shown card that is still unplayed).
+
+How each game's special knowledge maps onto it (the games' bots build their sets with the helpers below):
+
+- Differenzler (RULES A5, A8): the dealer's shown trump card, until it is played, is ``known`` for the dealer
+  (for the dealer itself it is simply part of its own hand). A seat that does not follow a plain led suit with a
+  plain card of another suit is void in the led suit; trumping proves nothing (A8c lets it trump while holding the
+  suit). A seat that does not follow a led trump is void in trumps except possibly the Puur (A8b): forbid
+  ``SUIT_MASK[trump] & ~bit(PUUR[trump])``.
+- Wizard (B4): the turned trump card is seen by all, so it is simply not ``unseen``; the undealt stack is an extra
+  pile. A seat that plays a card of another suit (not a Wizard or Jester) when a suit is led is void in that suit.
+- Call-partner (C5-C7): the kitty is an extra pile until the declarer takes it. Afterwards, for the declarer its
+  own discards are seen and out of play (not ``unseen``); for everybody else they are an extra pile that may hold
+  anything. The called card is an ordinary unseen card (its holder is unknown) until it is played; the partner
+  sees it in its own hand. Not following the led suit reveals a void.
+
+The sampler (``sample_deal``, ``sample_deals``) is exact, not rejection sampling, so it never stalls on tight
+constraints. Cards that may go to the same set of seats are exchangeable, so the unseen cards (less the known
+ones) fall into classes by their allowed-seat set. A deal is a choice of how many cards of each class go to each
+seat (a count matrix) and then of which cards. The number of deals with a given count matrix is the product over
+classes of multinomials, and a dynamic programme over the classes on the seats' used capacities counts all
+deals exactly (128-bit integers). The sampler draws a count matrix with probability (its deals) / (all deals),
+walking the programme class by class, then picks each class's cards uniformly among that class's cards. So every
+consistent deal has probability (its matrix's deals / all deals) x (1 / its matrix's deals) = 1 / all deals:
+exactly uniform. If no consistent deal exists the sampler returns False instead of looping.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+from numba import njit
+
+from cardsim.cards import bit, lowest_card, popcount
+from cardsim.deal import draw_cards
+from cardsim.rng import below, next_u64
+
+# BINOM[n, k] = C(n, k) for n <= 64: the largest, C(64, 32), still fits in 64 bits.
+BINOM = np.array([[comb(n, k) for k in range(65)] for n in range(65)], np.uint64)
+MAX_TABLE = 1 << 21  # entries of the counting table (16 bytes each) before the sampler refuses an info set
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_S32 = np.uint64(32)
+
+
+# --- information-set bookkeeping (game-independent) ----------------------------------------------------------
+
+
+def new_infoset(deck: int, seen: int, counts: list[int] | np.ndarray) -> tuple[np.uint64, np.ndarray, np.ndarray,
+                                                                               np.ndarray]:  # fmt: skip
+    """A fresh info set: ``unseen`` = ``deck`` less the ``seen`` cards (own hand, face-up cards), the seats'
+    hidden-card ``counts``, no forbidden and no known cards yet. Returns ``(unseen, counts, forbidden, known)``."""
+    counts = np.array(counts, np.int64)
+    return (np.uint64(int(deck) & ~int(seen)), counts, np.zeros(len(counts), np.uint64),
+            np.zeros(len(counts), np.uint64))  # fmt: skip
+
+
+@njit(cache=True)
+def observe_play(unseen: np.uint64, counts: np.ndarray, known: np.ndarray, seat: int, card: int) -> np.uint64:
+    """``seat`` played ``card``: if it was unseen, it leaves ``unseen``, the seat's count and its known cards.
+    Returns the new ``unseen`` (the observer's own plays were never unseen and change nothing)."""
+    b = bit(card)
+    if unseen & b:
+        unseen ^= b
+        counts[seat] -= 1
+        known[seat] &= ~b
+    return unseen
+
+
+@njit(cache=True)
+def reveal_void(forbidden: np.ndarray, seat: int, cards: np.uint64) -> None:
+    """``seat`` showed it holds none of ``cards`` (a suit's ``SUIT_MASK``, or less, e.g. a trump suit but the Puur)."""
+    forbidden[seat] |= cards
+
+
+@njit(cache=True)
+def place_known(known: np.ndarray, seat: int, card: int) -> None:
+    """``seat`` is known to hold the unseen ``card`` (e.g. Differenzler's shown trump card for the dealer)."""
+    known[seat] |= bit(card)
+
+
+# --- 128-bit counts as (hi, lo) pairs of uint64 -------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _mul64(a: np.uint64, b: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """The full 128-bit product of two 64-bit numbers, as (hi, lo)."""
+    a0, a1, b0, b1 = a & _LOW32, a >> _S32, b & _LOW32, b >> _S32
+    p00, p01, p10, p11 = a0 * b0, a0 * b1, a1 * b0, a1 * b1
+    mid = (p00 >> _S32) + (p01 & _LOW32) + (p10 & _LOW32)
+    return p11 + (p01 >> _S32) + (p10 >> _S32) + (mid >> _S32), (mid << _S32) | (p00 & _LOW32)
+
+
+@njit(cache=True, inline="always")
+def _times(hi: np.uint64, lo: np.uint64, b: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """(hi, lo) * b; raises OverflowError beyond 128 bits."""
+    h1, l1 = _mul64(lo, b)
+    h2, l2 = _mul64(hi, b)
+    top = l2 + h1
+    if h2 != _ZERO or top < h1:
+        raise OverflowError("more than 2**128 deals fit this information set")
+    return top, l1
+
+
+@njit(cache=True, inline="always")
+def _plus(hi: np.uint64, lo: np.uint64, hi2: np.uint64, lo2: np.uint64) -> tuple[np.uint64, np.uint64]:
+    low = lo + lo2
+    top = hi + hi2 + (_ONE if low < lo else _ZERO)
+    if top < hi:
+        raise OverflowError("more than 2**128 deals fit this information set")
+    return top, low
+
+
+@njit(cache=True, inline="always")
+def _below128(rng: np.ndarray, stream: int, hi: np.uint64, lo: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """A uniform 128-bit integer below (hi, lo) > 0: ``below`` when it fits in 32 bits, else masked rejection
+    (draw the bit length of the bound, keep a draw below it: fewer than two tries on average)."""
+    if hi == _ZERO and lo <= _LOW32:
+        return _ZERO, np.uint64(below(rng, stream, np.int64(lo)))
+    top, low = (hi, lo - _ONE) if lo != _ZERO else (hi - _ONE, ~_ZERO)  # bound - 1: smear its top bit down
+    mask_hi, mask_lo = top, low if top == _ZERO else ~_ZERO
+    for shift in (1, 2, 4, 8, 16, 32):
+        mask_hi |= mask_hi >> np.uint64(shift)
+        mask_lo |= mask_lo >> np.uint64(shift)
+    while True:
+        r_hi = next_u64(rng, stream) & mask_hi if mask_hi != _ZERO else _ZERO
+        r_lo = next_u64(rng, stream) & mask_lo
+        if r_hi < hi or (r_hi == hi and r_lo < lo):
+            return r_hi, r_lo
+
+
+# --- the counting programme --------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _advance(n: np.ndarray, lim: np.ndarray, count: int) -> bool:
+    """Odometer step of ``n[:count]`` within ``0..lim``; False once it wraps back to all zeros."""
+    for j in range(count):
+        if n[j] < lim[j]:
+            n[j] += 1
+            return True
+        n[j] = 0
+    return False
+
+
+@njit(cache=True)
+def _limits(members: np.ndarray, size: int, cap: np.ndarray, used: np.ndarray, lim: np.ndarray) -> int:
+    """Fill ``lim`` with how many of a class's ``size`` cards each member seat can still take; returns the number
+    of member seats."""
+    a = 0
+    for s in members:
+        if s < 0:
+            break
+        lim[a] = min(cap[s] - used[s], size)
+        a += 1
+    return a
+
+
+@njit(cache=True, inline="always")
+def _split(size: int, n: np.ndarray, lim: np.ndarray, a: int) -> bool:
+    """Complete a split of a class's ``size`` cards: the last member seat takes the rest; False if it cannot."""
+    rest = size
+    for j in range(a - 1):
+        rest -= n[j]
+    n[a - 1] = rest
+    return 0 <= rest <= lim[a - 1]
+
+
+@njit(cache=True, inline="always")
+def _decode(code: int, stride: np.ndarray, cap: np.ndarray, used: np.ndarray) -> None:
+    for s in range(cap.shape[0]):
+        used[s] = code // stride[s] % (cap[s] + 1)
+
+
+@njit(cache=True, inline="always")
+def _find(codes: np.ndarray, first: int, end: int, code: int) -> int:
+    """Position of ``code`` in the sorted ``codes[first:end]`` (binary search; it is always there)."""
+    while first < end:
+        mid = (first + end) >> 1
+        if codes[mid] < code:
+            first = mid + 1
+        else:
+            end = mid
+    return first
+
+
+@njit(cache=True, inline="always")
+def _weight(k, members, sizes, stride, start, codes, g_hi, g_lo, code, n, a):
+    """Deals of classes k.. from state ``code`` when class k gives ``n[j]`` cards to its j-th member seat: the
+    multinomial of class k times the deals of the later classes (looked up in level k + 1's sorted codes)."""
+    nxt = code
+    for j in range(a):
+        nxt += n[j] * stride[members[k, j]]
+    i = _find(codes, start[k + 1], start[k + 2], nxt)
+    hi, lo = g_hi[i], g_lo[i]
+    left = sizes[k]
+    for j in range(a - 1):
+        if hi == _ZERO and lo == _ZERO:
+            break
+        hi, lo = _times(hi, lo, BINOM[left, n[j]])
+        left -= n[j]
+    return hi, lo
+
+
+@njit(cache=True)
+def plan(unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray, known: np.ndarray):
+    """Count the deals of an info set. Returns the classes (masks, member seats, sizes), the free capacities
+    ``cap``, and the counting table: a state is the capacities used by the classes before k, coded in mixed radix
+    (``stride``); level k's reachable states are ``codes[start[k]:start[k + 1]]`` (sorted), and ``g`` (as hi, lo
+    arrays) holds the deals of classes k.. from each. Last the total (hi, lo): 0 when no consistent deal exists."""
+    seats = counts.shape[0]
+    cap = counts.copy()
+    placed = _ZERO
+    consistent = popcount(unseen) == counts.sum()
+    for s in range(seats):
+        if (known[s] & (placed | forbidden[s] | ~unseen)) != _ZERO or counts[s] < 0:
+            consistent = False
+        placed |= known[s]
+        cap[s] = max(cap[s] - popcount(known[s]), 0)
+        consistent &= counts[s] >= popcount(known[s])
+    by_set = np.zeros(1 << seats, np.uint64)
+    rest = unseen & ~placed
+    while rest:
+        b = bit(lowest_card(rest))
+        rest ^= b
+        allowed = 0
+        for s in range(seats):
+            if cap[s] > 0 and (forbidden[s] & b) == _ZERO:
+                allowed |= 1 << s
+        by_set[allowed] |= b
+    consistent &= by_set[0] == _ZERO
+    # Classes in any order, the largest last: it is dealt in closed form, so the table only spans the others.
+    k_all = 0
+    for a in range(1, 1 << seats):
+        k_all += by_set[a] != _ZERO
+    ids = np.empty(k_all, np.int64)
+    sizes = np.empty(k_all, np.int64)
+    k = 0
+    for a in range(1, 1 << seats):
+        if by_set[a]:
+            ids[k], sizes[k] = a, popcount(by_set[a])
+            k += 1
+    ids = ids[np.argsort(sizes, kind="mergesort")]
+    masks = np.empty(k_all, np.uint64)
+    members = np.full((k_all, seats), -1, np.int64)
+    for k in range(k_all):
+        masks[k] = by_set[ids[k]]
+        sizes[k] = popcount(masks[k])
+        a = 0
+        for s in range(seats):
+            if ids[k] >> s & 1:
+                members[k, a] = s
+                a += 1
+    stride = np.ones(seats, np.int64)
+    for s in range(1, seats):
+        stride[s] = stride[s - 1] * (cap[s - 1] + 1)
+    used = np.zeros(seats, np.int64)
+    n = np.zeros(seats, np.int64)
+    lim = np.zeros(seats, np.int64)
+    # Forward: the states each level can reach (level 0: nothing used yet).
+    levels = [np.zeros(1, np.int64)]
+    size = 1
+    for k in range(k_all - 1 if consistent else 0):
+        reached = []
+        for code in levels[k]:
+            _decode(code, stride, cap, used)
+            a = _limits(members[k], sizes[k], cap, used, lim)
+            n[:] = 0
+            while True:
+                if _split(sizes[k], n, lim, a):
+                    nxt = code
+                    for j in range(a):
+                        nxt += n[j] * stride[members[k, j]]
+                    reached.append(nxt)
+                if not _advance(n, lim, a - 1):
+                    break
+        levels.append(np.unique(np.array(reached, np.int64)))
+        size += levels[-1].shape[0]
+        if size > MAX_TABLE:
+            raise ValueError("information set too loose for the exact sampler's counting table")
+    start = np.zeros(len(levels) + 1, np.int64)
+    for k in range(len(levels)):
+        start[k + 1] = start[k] + levels[k].shape[0]
+    codes = np.empty(start[-1], np.int64)
+    for k in range(len(levels)):
+        codes[start[k] : start[k + 1]] = levels[k]
+    g_hi = np.zeros(start[-1], np.uint64)
+    g_lo = np.zeros(start[-1], np.uint64)
+    if not consistent:
+        return masks, members, sizes, cap, stride, start, codes, g_hi, g_lo, _ZERO, _ZERO
+    if k_all == 0:
+        return masks, members, sizes, cap, stride, start, codes, g_hi, g_lo, _ZERO, _ONE
+    # Backward: the last class fills every remaining capacity (if only its seats have some left); earlier classes
+    # sum over their splits.
+    last = k_all - 1
+    for i in range(start[last], start[last + 1]):
+        _decode(codes[i], stride, cap, used)
+        left, ok, hi, lo = sizes[last], True, _ZERO, _ONE
+        for s in range(seats):
+            take = cap[s] - used[s]
+            ok &= take == 0 or ids[last] >> s & 1 == 1
+            if ok and take > 0:
+                hi, lo = _times(hi, lo, BINOM[left, take])
+                left -= take
+        if ok and left == 0:
+            g_hi[i], g_lo[i] = hi, lo
+    for k in range(last - 1, -1, -1):
+        for i in range(start[k], start[k + 1]):
+            _decode(codes[i], stride, cap, used)
+            a = _limits(members[k], sizes[k], cap, used, lim)
+            hi, lo = _ZERO, _ZERO
+            n[:] = 0
+            while True:
+                if _split(sizes[k], n, lim, a):
+                    w_hi, w_lo = _weight(k, members, sizes, stride, start, codes, g_hi, g_lo, codes[i], n, a)
+                    hi, lo = _plus(hi, lo, w_hi, w_lo)
+                if not _advance(n, lim, a - 1):
+                    break
+            g_hi[i], g_lo[i] = hi, lo
+    return masks, members, sizes, cap, stride, start, codes, g_hi, g_lo, g_hi[0], g_lo[0]
+
+
+@njit(cache=True)
+def _draw(rng, stream, masks, members, sizes, cap, stride, start, codes, g_hi, g_lo, known, hands, used, n, lim):
+    """One deal into ``hands``: class by class, a split drawn with probability (its deals) / (all deals from the
+    current state), then uniform cards within the class (see the module docstring)."""
+    seats = cap.shape[0]
+    for s in range(seats):
+        hands[s] = known[s]
+        used[s] = 0
+    code = 0
+    i = 0  # the state's position in the table
+    last = masks.shape[0] - 1
+    for k in range(last + 1):
+        if k == last:
+            a = 0
+            for s in members[k]:
+                if s >= 0:
+                    n[a] = cap[s] - used[s]
+                    a += 1
+        else:
+            a = _limits(members[k], sizes[k], cap, used, lim)
+            r_hi, r_lo = _below128(rng, stream, g_hi[i], g_lo[i])
+            n[:] = 0
+            while True:
+                if _split(sizes[k], n, lim, a):
+                    w_hi, w_lo = _weight(k, members, sizes, stride, start, codes, g_hi, g_lo, code, n, a)
+                    if r_hi < w_hi or (r_hi == w_hi and r_lo < w_lo):
+                        break
+                    r_hi, r_lo = r_hi - w_hi - (_ONE if r_lo < w_lo else _ZERO), r_lo - w_lo
+                _advance(n, lim, a - 1)
+        cards = masks[k]
+        for j in range(a):
+            s = members[k, j]
+            take = draw_cards(rng, stream, cards, n[j])
+            hands[s] |= take
+            cards ^= take
+            used[s] += n[j]
+            code += n[j] * stride[s]
+        if k < last:
+            i = _find(codes, start[k + 1], start[k + 2], code)
+
+
+@njit(cache=True)
+def sample_deals(rng: np.ndarray, stream: int, unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray,
+                 known: np.ndarray, hands: np.ndarray) -> bool:  # fmt: skip
+    """Fill each row of ``hands`` (uint64[samples, seats]) with an independent, exactly uniform deal of the info set
+    (seat s gets ``counts[s]`` cards, ``known[s]`` among them, none of ``forbidden[s]``; together the ``unseen``
+    cards), drawing from xoshiro ``stream`` of ``rng``. Counts once for all samples. False (``hands`` untouched)
+    if no consistent deal exists."""
+    masks, members, sizes, cap, stride, start, codes, g_hi, g_lo, t_hi, t_lo = plan(unseen, counts, forbidden, known)
+    if t_hi == _ZERO and t_lo == _ZERO:
+        return False
+    seats = counts.shape[0]
+    used = np.zeros(seats, np.int64)
+    n = np.zeros(seats, np.int64)
+    lim = np.zeros(seats, np.int64)
+    for i in range(hands.shape[0]):
+        _draw(rng, stream, masks, members, sizes, cap, stride, start, codes, g_hi, g_lo, known, hands[i], used, n, lim)
+    return True
+
+
+@njit(cache=True)
+def sample_deal(rng: np.ndarray, stream: int, unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray,
+                known: np.ndarray, hands: np.ndarray) -> bool:  # fmt: skip
+    """One exactly uniform deal of the info set into ``hands`` (uint64[seats]); False if none exists.
+    Draw many deals of one info set with ``sample_deals``: it counts once."""
+    return sample_deals(rng, stream, unseen, counts, forbidden, known, hands.reshape(1, hands.shape[0]))
+
+
+def count_deals(unseen: int, counts, forbidden, known) -> int:
+    """The exact number of deals consistent with an info set (0 if none)."""
+    *_, hi, lo = plan(np.uint64(unseen), np.asarray(counts, np.int64), np.asarray(forbidden, np.uint64),
+                      np.asarray(known, np.uint64))  # fmt: skip
+    return int(hi) << 64 | int(lo)
