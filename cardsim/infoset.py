@@ -48,7 +48,7 @@ from cardsim.rng import below, next_u64
 
 # BINOM[n, k] = C(n, k) for n <= 64: the largest, C(64, 32), still fits in 64 bits.
 BINOM = np.array([[comb(n, k) for k in range(65)] for n in range(65)], np.uint64)
-MAX_TABLE = 1 << 21  # entries of the counting table (16 bytes each) before the sampler refuses an info set
+MAX_TABLE = 1 << 22  # states of the counting table (24 bytes each) before the sampler refuses an info set
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 _LOW32 = np.uint64(0xFFFFFFFF)
@@ -145,43 +145,13 @@ def _below128(rng: np.ndarray, stream: int, hi: np.uint64, lo: np.uint64) -> tup
 
 
 @njit(cache=True, inline="always")
-def _advance(n: np.ndarray, lim: np.ndarray, count: int) -> bool:
-    """Odometer step of ``n[:count]`` within ``0..lim``; False once it wraps back to all zeros."""
-    for j in range(count):
-        if n[j] < lim[j]:
-            n[j] += 1
-            return True
-        n[j] = 0
-    return False
-
-
-@njit(cache=True)
-def _limits(members: np.ndarray, size: int, cap: np.ndarray, used: np.ndarray, lim: np.ndarray) -> int:
-    """Fill ``lim`` with how many of a class's ``size`` cards each member seat can still take; returns the number
-    of member seats."""
-    a = 0
-    for s in members:
-        if s < 0:
-            break
-        lim[a] = min(cap[s] - used[s], size)
-        a += 1
-    return a
-
-
-@njit(cache=True, inline="always")
-def _split(size: int, n: np.ndarray, lim: np.ndarray, a: int) -> bool:
-    """Complete a split of a class's ``size`` cards: the last member seat takes the rest; False if it cannot."""
-    rest = size
-    for j in range(a - 1):
-        rest -= n[j]
-    n[a - 1] = rest
-    return 0 <= rest <= lim[a - 1]
-
-
-@njit(cache=True, inline="always")
-def _decode(code: int, stride: np.ndarray, cap: np.ndarray, used: np.ndarray) -> None:
+def _decode(code: int, stride: np.ndarray, cap: np.ndarray, used: np.ndarray) -> int:
+    """Unpack a state code into the capacities ``used`` per seat; returns their sum."""
+    total = 0
     for s in range(cap.shape[0]):
         used[s] = code // stride[s] % (cap[s] + 1)
+        total += used[s]
+    return total
 
 
 @njit(cache=True, inline="always")
@@ -196,30 +166,16 @@ def _find(codes: np.ndarray, first: int, end: int, code: int) -> int:
     return first
 
 
-@njit(cache=True, inline="always")
-def _weight(k, members, sizes, stride, start, codes, g_hi, g_lo, code, n, a):
-    """Deals of classes k.. from state ``code`` when class k gives ``n[j]`` cards to its j-th member seat: the
-    multinomial of class k times the deals of the later classes (looked up in level k + 1's sorted codes)."""
-    nxt = code
-    for j in range(a):
-        nxt += n[j] * stride[members[k, j]]
-    i = _find(codes, start[k + 1], start[k + 2], nxt)
-    hi, lo = g_hi[i], g_lo[i]
-    left = sizes[k]
-    for j in range(a - 1):
-        if hi == _ZERO and lo == _ZERO:
-            break
-        hi, lo = _times(hi, lo, BINOM[left, n[j]])
-        left -= n[j]
-    return hi, lo
-
-
 @njit(cache=True)
 def plan(unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray, known: np.ndarray):
     """Count the deals of an info set. Returns the classes (masks, member seats, sizes), the free capacities
-    ``cap``, and the counting table: a state is the capacities used by the classes before k, coded in mixed radix
-    (``stride``); level k's reachable states are ``codes[start[k]:start[k + 1]]`` (sorted), and ``g`` (as hi, lo
-    arrays) holds the deals of classes k.. from each. Last the total (hi, lo): 0 when no consistent deal exists."""
+    ``cap``, the steps and the counting table, and last the total (hi, lo): 0 when no consistent deal exists.
+
+    Step ``(class, seat, rest)`` decides how many cards of a class (all but the last) its member seat takes
+    (``rest``: the last member takes what is left). A state is the capacities used so far, coded in mixed radix
+    (``stride``); step t's reachable states are ``codes[start[t]:start[t + 1]]`` (sorted) and ``g`` (as hi, lo
+    arrays) holds the deals of the remaining steps and the last class from each: a sum over the step's choices of
+    C(cards of the class left, cards taken) x the next state's deals."""
     seats = counts.shape[0]
     cap = counts.copy()
     placed = _ZERO
@@ -255,6 +211,8 @@ def plan(unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray, known: np
     ids = ids[np.argsort(sizes, kind="mergesort")]
     masks = np.empty(k_all, np.uint64)
     members = np.full((k_all, seats), -1, np.int64)
+    steps = np.empty((k_all * seats, 3), np.int64)
+    n_steps = 0
     for k in range(k_all):
         masks[k] = by_set[ids[k]]
         sizes[k] = popcount(masks[k])
@@ -263,49 +221,48 @@ def plan(unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray, known: np
             if ids[k] >> s & 1:
                 members[k, a] = s
                 a += 1
+                if k < k_all - 1:
+                    steps[n_steps, 0], steps[n_steps, 1], steps[n_steps, 2] = k, s, 0
+                    n_steps += 1
+        if k < k_all - 1:
+            steps[n_steps - 1, 2] = 1
+    steps = steps[:n_steps]
     stride = np.ones(seats, np.int64)
     for s in range(1, seats):
         stride[s] = stride[s - 1] * (cap[s - 1] + 1)
+    prefix = np.zeros(k_all + 1, np.int64)  # cards in the classes before k
+    for k in range(k_all):
+        prefix[k + 1] = prefix[k] + sizes[k]
     used = np.zeros(seats, np.int64)
-    n = np.zeros(seats, np.int64)
-    lim = np.zeros(seats, np.int64)
-    # Forward: the states each level can reach (level 0: nothing used yet).
+    # Forward: the states each step can reach (step 0: nothing used yet).
     levels = [np.zeros(1, np.int64)]
     size = 1
-    for k in range(k_all - 1 if consistent else 0):
+    for t in range(n_steps if consistent else 0):
+        k, s, last_member = steps[t, 0], steps[t, 1], steps[t, 2]
         reached = []
-        for code in levels[k]:
-            _decode(code, stride, cap, used)
-            a = _limits(members[k], sizes[k], cap, used, lim)
-            n[:] = 0
-            while True:
-                if _split(sizes[k], n, lim, a):
-                    nxt = code
-                    for j in range(a):
-                        nxt += n[j] * stride[members[k, j]]
-                    reached.append(nxt)
-                if not _advance(n, lim, a - 1):
-                    break
+        for code in levels[t]:
+            left = prefix[k + 1] - _decode(code, stride, cap, used)
+            for take in range(left if last_member else 0, min(left, cap[s] - used[s]) + 1):
+                reached.append(code + take * stride[s])
         levels.append(np.unique(np.array(reached, np.int64)))
         size += levels[-1].shape[0]
         if size > MAX_TABLE:
             raise ValueError("information set too loose for the exact sampler's counting table")
     start = np.zeros(len(levels) + 1, np.int64)
-    for k in range(len(levels)):
-        start[k + 1] = start[k] + levels[k].shape[0]
+    for t in range(len(levels)):
+        start[t + 1] = start[t] + levels[t].shape[0]
     codes = np.empty(start[-1], np.int64)
-    for k in range(len(levels)):
-        codes[start[k] : start[k + 1]] = levels[k]
+    for t in range(len(levels)):
+        codes[start[t] : start[t + 1]] = levels[t]
     g_hi = np.zeros(start[-1], np.uint64)
     g_lo = np.zeros(start[-1], np.uint64)
     if not consistent:
-        return masks, members, sizes, cap, stride, start, codes, g_hi, g_lo, _ZERO, _ZERO
+        return masks, members, sizes, cap, stride, steps, start, codes, g_hi, g_lo, _ZERO, _ZERO
     if k_all == 0:
-        return masks, members, sizes, cap, stride, start, codes, g_hi, g_lo, _ZERO, _ONE
-    # Backward: the last class fills every remaining capacity (if only its seats have some left); earlier classes
-    # sum over their splits.
+        return masks, members, sizes, cap, stride, steps, start, codes, g_hi, g_lo, _ZERO, _ONE
+    # Backward: the last class fills every remaining capacity (if only its seats have some left) ...
     last = k_all - 1
-    for i in range(start[last], start[last + 1]):
+    for i in range(start[n_steps], start[n_steps + 1]):
         _decode(codes[i], stride, cap, used)
         left, ok, hi, lo = sizes[last], True, _ZERO, _ONE
         for s in range(seats):
@@ -316,61 +273,61 @@ def plan(unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray, known: np
                 left -= take
         if ok and left == 0:
             g_hi[i], g_lo[i] = hi, lo
-    for k in range(last - 1, -1, -1):
-        for i in range(start[k], start[k + 1]):
-            _decode(codes[i], stride, cap, used)
-            a = _limits(members[k], sizes[k], cap, used, lim)
+    # ... and each earlier step sums over how many of its class's cards its seat takes.
+    for t in range(n_steps - 1, -1, -1):
+        k, s, last_member = steps[t, 0], steps[t, 1], steps[t, 2]
+        for i in range(start[t], start[t + 1]):
+            left = prefix[k + 1] - _decode(codes[i], stride, cap, used)
             hi, lo = _ZERO, _ZERO
-            n[:] = 0
-            while True:
-                if _split(sizes[k], n, lim, a):
-                    w_hi, w_lo = _weight(k, members, sizes, stride, start, codes, g_hi, g_lo, codes[i], n, a)
+            for take in range(left if last_member else 0, min(left, cap[s] - used[s]) + 1):
+                j = _find(codes, start[t + 1], start[t + 2], codes[i] + take * stride[s])
+                if g_hi[j] != _ZERO or g_lo[j] != _ZERO:
+                    w_hi, w_lo = _times(g_hi[j], g_lo[j], BINOM[left, take])
                     hi, lo = _plus(hi, lo, w_hi, w_lo)
-                if not _advance(n, lim, a - 1):
-                    break
             g_hi[i], g_lo[i] = hi, lo
-    return masks, members, sizes, cap, stride, start, codes, g_hi, g_lo, g_hi[0], g_lo[0]
+    return masks, members, sizes, cap, stride, steps, start, codes, g_hi, g_lo, g_hi[0], g_lo[0]
 
 
 @njit(cache=True)
-def _draw(rng, stream, masks, members, sizes, cap, stride, start, codes, g_hi, g_lo, known, hands, used, n, lim):
-    """One deal into ``hands``: class by class, a split drawn with probability (its deals) / (all deals from the
-    current state), then uniform cards within the class (see the module docstring)."""
+def _draw(rng, stream, masks, members, sizes, cap, stride, steps, start, codes, g_hi, g_lo, known, hands, used):
+    """One deal into ``hands``: step by step, a number of cards drawn with probability (its deals) / (all deals
+    from the current state) and that many cards of the class picked uniformly (see the module docstring)."""
     seats = cap.shape[0]
     for s in range(seats):
         hands[s] = known[s]
         used[s] = 0
     code = 0
     i = 0  # the state's position in the table
+    cards = _ZERO
+    left = 0
+    for t in range(steps.shape[0]):
+        k, s = steps[t, 0], steps[t, 1]
+        if t == 0 or steps[t - 1, 0] != k:
+            cards, left = masks[k], sizes[k]
+        r_hi, r_lo = _below128(rng, stream, g_hi[i], g_lo[i])
+        take = left if steps[t, 2] else 0
+        while True:
+            j = _find(codes, start[t + 1], start[t + 2], code + take * stride[s])
+            w_hi, w_lo = _times(g_hi[j], g_lo[j], BINOM[left, take])
+            if r_hi < w_hi or (r_hi == w_hi and r_lo < w_lo):
+                break
+            r_hi, r_lo = r_hi - w_hi - (_ONE if r_lo < w_lo else _ZERO), r_lo - w_lo
+            take += 1
+        drawn = draw_cards(rng, stream, cards, take)
+        hands[s] |= drawn
+        cards ^= drawn
+        left -= take
+        used[s] += take
+        code += take * stride[s]
+        i = j
     last = masks.shape[0] - 1
-    for k in range(last + 1):
-        if k == last:
-            a = 0
-            for s in members[k]:
-                if s >= 0:
-                    n[a] = cap[s] - used[s]
-                    a += 1
-        else:
-            a = _limits(members[k], sizes[k], cap, used, lim)
-            r_hi, r_lo = _below128(rng, stream, g_hi[i], g_lo[i])
-            n[:] = 0
-            while True:
-                if _split(sizes[k], n, lim, a):
-                    w_hi, w_lo = _weight(k, members, sizes, stride, start, codes, g_hi, g_lo, code, n, a)
-                    if r_hi < w_hi or (r_hi == w_hi and r_lo < w_lo):
-                        break
-                    r_hi, r_lo = r_hi - w_hi - (_ONE if r_lo < w_lo else _ZERO), r_lo - w_lo
-                _advance(n, lim, a - 1)
-        cards = masks[k]
-        for j in range(a):
-            s = members[k, j]
-            take = draw_cards(rng, stream, cards, n[j])
-            hands[s] |= take
-            cards ^= take
-            used[s] += n[j]
-            code += n[j] * stride[s]
-        if k < last:
-            i = _find(codes, start[k + 1], start[k + 2], code)
+    if last >= 0:  # the last class fills what is left
+        cards = masks[last]
+        for s in members[last]:
+            if s >= 0:
+                drawn = draw_cards(rng, stream, cards, cap[s] - used[s])
+                hands[s] |= drawn
+                cards ^= drawn
 
 
 @njit(cache=True)
@@ -380,15 +337,14 @@ def sample_deals(rng: np.ndarray, stream: int, unseen: np.uint64, counts: np.nda
     (seat s gets ``counts[s]`` cards, ``known[s]`` among them, none of ``forbidden[s]``; together the ``unseen``
     cards), drawing from xoshiro ``stream`` of ``rng``. Counts once for all samples. False (``hands`` untouched)
     if no consistent deal exists."""
-    masks, members, sizes, cap, stride, start, codes, g_hi, g_lo, t_hi, t_lo = plan(unseen, counts, forbidden, known)
+    masks, members, sizes, cap, stride, steps, start, codes, g_hi, g_lo, t_hi, t_lo = plan(unseen, counts, forbidden,
+                                                                                         known)  # fmt: skip
     if t_hi == _ZERO and t_lo == _ZERO:
         return False
     seats = counts.shape[0]
     used = np.zeros(seats, np.int64)
-    n = np.zeros(seats, np.int64)
-    lim = np.zeros(seats, np.int64)
     for i in range(hands.shape[0]):
-        _draw(rng, stream, masks, members, sizes, cap, stride, start, codes, g_hi, g_lo, known, hands[i], used, n, lim)
+        _draw(rng, stream, masks, members, sizes, cap, stride, steps, start, codes, g_hi, g_lo, known, hands[i], used)
     return True
 
 
