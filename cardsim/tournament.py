@@ -58,7 +58,7 @@ def _sums(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return total, cross
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _add_rotation(values: np.ndarray, played: np.ndarray, seat_bot: np.ndarray, higher_is_better: bool,
                   score: np.ndarray, rounds: np.ndarray, wins: np.ndarray) -> None:  # fmt: skip
     """Add one rotation's units to each bot's [unit, bot] score sum, rounds played and win share."""

@@ -204,7 +204,7 @@ def new_scratch() -> tuple:
     )
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
 def simulate_games(
     seed: np.uint64, start: int, players: int, games: bool, target: int, max_deals: int, forced: bool,
     discards_count: bool, bots: np.ndarray, played: np.ndarray, dealers: np.ndarray, declarers: np.ndarray,

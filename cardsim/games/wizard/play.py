@@ -155,7 +155,7 @@ def new_scratch() -> tuple:
     )
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
 def simulate_games(
     seed: np.uint64,
     start: int,
