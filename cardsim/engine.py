@@ -56,6 +56,20 @@ def check_threads(threads: int | None) -> int:
     return int(threads)
 
 
+def check_positive(value: Any, what: str) -> int:
+    """``value`` as an int when it is a positive integer, else an error naming ``what``."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+        raise CardsimError(f"the {what} must be a positive integer, not {value!r}")
+    return int(value)
+
+
+def check_size(rounds: int | None, games: int | None) -> int:
+    """The number of units to play: exactly one of ``rounds`` and ``games``, a positive integer."""
+    if (rounds is None) == (games is None):
+        raise CardsimError("give either a number of rounds or a number of games")
+    return check_positive(rounds if games is None else games, f"number of {'rounds' if games is None else 'games'}")
+
+
 def simulate(
     game: str | Game,
     bots: str | list[str],
@@ -81,13 +95,7 @@ def simulate(
     lineup = game.lineup(bots, rule_set)
     seed = check_seed(seed)
     threads = check_threads(threads)
-    if (rounds is None) == (games is None):
-        raise CardsimError("give either a number of rounds or a number of games")
-    units = rounds if games is None else games
-    if not isinstance(units, (int, np.integer)) or units < 1:
-        raise CardsimError(
-            f"the number of {'rounds' if games is None else 'games'} must be a positive integer, not {units!r}"
-        )
+    units = check_size(rounds, games)
     games_mode = games is not None
     rows_wanted = out is not None or keep_rows
     if games_mode:

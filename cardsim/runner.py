@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 import cardsim
-from cardsim.engine import check_threads, max_threads, progress_bar
+from cardsim.engine import check_positive, check_size, check_threads, max_threads, progress_bar
 from cardsim.errors import CardsimError
 from cardsim.games import get_game
 from cardsim.kernel_cache import source_digest
@@ -101,16 +101,13 @@ def experiment(
     front = get_game(game)
     rule_set = front.make_rules(rules, players)
     lineup = front.lineup(bots, rule_set)
-    if (rounds is None) == (games is None):
-        raise CardsimError("give either a number of rounds (deals) or a number of games")
-    units = rounds if games is None else games
-    _check_positive(units, "rounds" if games is None else "games")
+    units = check_size(rounds, games)
     rotations = len(lineup.names) if duplicate else 1
     if chunk is None:
         chunk = max(1, (ROUNDS_PER_CHUNK if games is None else GAMES_PER_CHUNK) // rotations)
         if not lineup.compiled:
             chunk = min(chunk, PYTHON_BOT_UNITS_PER_CHUNK)
-    _check_positive(chunk, "chunk size")
+    check_positive(chunk, "chunk size")
     return Experiment(front.name, lineup.names, rules_text(rule_set), check_seed(seed), int(units), games is not None,
                       rotations, int(chunk), code_version(lineup.names))  # fmt: skip
 
@@ -124,11 +121,6 @@ def code_version(bots: tuple[str, ...]) -> str:
             digest.update(path.read_bytes())
     bots_part = f"+bots-{digest.hexdigest()}" if any(":" in b for b in bots) else ""
     return f"{cardsim.__version__}+{source_digest()}{bots_part}"
-
-
-def _check_positive(value: Any, what: str) -> None:
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
-        raise CardsimError(f"the {what} must be a positive integer, not {value!r}")
 
 
 # ---------------------------------------------------------------- one chunk: simulate, summarise, encode
@@ -339,7 +331,7 @@ def run(
     if scheduler is not None and dask_local is not None:
         raise CardsimError("give --scheduler (an existing cluster) or --dask-local N (a new local one), not both")
     if dask_local is not None:
-        _check_positive(dask_local, "number of --dask-local workers")
+        check_positive(dask_local, "number of --dask-local workers")
     threads = check_threads(threads)
     with _dask_client(scheduler, dask_local) as cluster:  # connect first: a failure leaves no folder behind
         folder = ResultsFolder(out)
