@@ -119,14 +119,14 @@ def check_count(value: int, what: str, upper: int = MAX_SAMPLES) -> int:
 
 
 def builtin_bots(game: Game, bots: str | list[str], rules: Any) -> tuple[tuple[str, ...], np.ndarray]:
-    """Bot names and built-in ids for the completions; Python bots are refused (too slow for thousands of rounds)."""
+    """Bot names and the built-in bot table for the completions; Python bots are refused (too slow there)."""
     lineup = game.lineup(bots, rules)
     if not lineup.compiled:
         raise CardsimError(
             f"bid advice plays many thousands of rounds and needs built-in bots ({', '.join(game.builtin_bots)}); "
             f"'{','.join(lineup.names)}' has a Python bot"
         )
-    return lineup.names, np.array(lineup.builtin_ids, np.int64)
+    return lineup.names, lineup.table
 
 
 def completion_setup(game: str, players: int | None, bots: str | list[str], rules: Any) -> tuple:

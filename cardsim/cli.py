@@ -211,6 +211,7 @@ def _advise(args: argparse.Namespace) -> None:
 
 def _info(args: argparse.Namespace) -> None:
     from cardsim.games import get_game
+    from cardsim.lineup import settings_help
     from cardsim.options import rules_help
 
     game = get_game(args.game)
@@ -221,6 +222,8 @@ def _info(args: argparse.Namespace) -> None:
     print("built-in bots (--bots):")
     for name, doc in game.bot_docs.items():
         print(f"  {name}: {doc}")
+        if name in game.bot_settings:
+            print(f"    settings ({name}:key=value:...): {settings_help(game.bot_settings[name])}")
 
 
 COMMANDS = {"simulate": _simulate, "tournament": _tournament, "advise": _advise, "replay": _replay, "info": _info}

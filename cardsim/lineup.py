@@ -1,10 +1,15 @@
-"""Bot lineups: built-in bots by name, Python bots from a file, one per seat.
+"""Bot lineups: built-in bots by name (with settings), Python bots from a file, one per seat.
 
 A lineup is written ``name,name,...`` with one entry per seat, or a single
-name for every seat. An entry is a built-in bot (``random``, ``heuristic``)
-or a Python bot ``path/to/file.py:ClassName`` (see README, "Write your own
-bot"): a class with one method per decision of the game, constructed once
-with no arguments.
+name for every seat. An entry is a built-in bot (``random``, ``heuristic``,
+or a strong bot with settings: ``pimc:samples=32:rollouts=2``) or a Python
+bot ``path/to/file.py:ClassName`` (see README, "Write your own bot"): a class
+with one method per decision of the game, constructed once with no arguments.
+
+The compiled kernels receive the built-in bots as one float table, a row per
+seat: ``[bot id, setting 1, setting 2, ...]`` (the bot's settings in the
+order it declares them, defaults filled in), so one compiled kernel serves
+every lineup, seating and setting without recompiling.
 """
 
 from __future__ import annotations
@@ -15,24 +20,49 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from cardsim.errors import CardsimError
+
+MAX_SETTINGS = 4  # settings columns in the bot table after the id
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting of a built-in bot: its default, allowed range and meaning."""
+
+    default: float
+    low: float
+    high: float
+    doc: str
+    integer: bool = True
+
+    def parse(self, bot: str, key: str, text: str) -> float:
+        """The value written ``text``, checked against the range; a clear error otherwise."""
+        kind = "a whole number" if self.integer else "a number"
+        allowed = f"{kind} from {self.low:g} to {self.high:g}"
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if not (self.low <= value <= self.high) or (self.integer and value != int(value)):
+            raise CardsimError(f"bot '{bot}': {key}={text} is not allowed; {key} is {allowed} ({self.doc})")
+        return value
 
 
 @dataclass(frozen=True)
 class Lineup:
-    """One bot per seat: ``names[seat]`` as written, ``bots[seat]`` a built-in id (int) or a Python bot object."""
+    """One bot per seat: ``names[seat]`` as written, ``bots[seat]`` a built-in id (int) or a Python bot object,
+    ``table[seat]`` the built-in bot's id and settings (see the module docstring; -1 for a Python bot)."""
 
     names: tuple[str, ...]
     bots: tuple[Any, ...]
+    table: np.ndarray
 
     @property
     def compiled(self) -> bool:
         """True when every seat is a built-in bot, so the compiled batch kernels can play."""
         return all(isinstance(b, int) for b in self.bots)
-
-    @property
-    def builtin_ids(self) -> list[int]:
-        return [int(b) for b in self.bots]
 
 
 def _load_python_bot(spec: str, game: str, methods: tuple[str, ...]) -> Any:
@@ -56,33 +86,78 @@ def _load_python_bot(spec: str, game: str, methods: tuple[str, ...]) -> Any:
         raise CardsimError(
             f"bot '{spec}': {path_text} has no class {class_name}; classes there: {', '.join(found) or 'none'}"
         )
-    bot = cls()
+    return _checked_methods(cls(), spec, game, methods)
+
+
+def _checked_methods(bot: Any, name: str, game: str, methods: tuple[str, ...]) -> Any:
     missing = [m for m in methods if not callable(getattr(bot, m, None))]
     if missing:
         raise CardsimError(
-            f"bot '{spec}' cannot play {game}: it lacks the method(s) {', '.join(m + '(obs)' for m in missing)}"
+            f"bot '{name}' cannot play {game}: it lacks the method(s) {', '.join(m + '(obs)' for m in missing)}"
         )
     return bot
 
 
+def is_python_bot(name: str) -> bool:
+    """True for ``path/to/file.py:ClassName`` entries."""
+    return ":" in name and name.split(":")[0].endswith(".py")
+
+
+def builtin_row(name: str, game: str, builtin: dict[str, int], settings: dict[str, dict[str, Setting]]) -> np.ndarray:
+    """The table row ``[id, settings...]`` of a built-in bot written ``name:key=value:key=value``."""
+    bot, *items = name.split(":")
+    if bot not in builtin:
+        raise CardsimError(
+            f"unknown bot '{bot}' for {game}; built-in bots: {', '.join(builtin)}, "
+            "or a Python bot written path/to/file.py:ClassName"
+        )
+    declared = settings.get(bot, {})
+    values = {key: s.default for key, s in declared.items()}
+    for item in items:
+        key, equals, text = item.partition("=")
+        if key not in declared or not equals:
+            allowed = ", ".join(f"{k}=N" for k in declared) or "none"
+            raise CardsimError(
+                f"bot '{name}': '{item}' is not a setting of {bot}; its settings: {allowed} (write {bot}:key=value)"
+            )
+        values[key] = declared[key].parse(name, key, text)
+    row = np.zeros(1 + MAX_SETTINGS)
+    row[0] = builtin[bot]
+    row[1 : 1 + len(values)] = list(values.values())
+    return row
+
+
 def make_lineup(
-    spec: str | list[str], game: str, players: int, builtin: dict[str, int], methods: tuple[str, ...]
+    spec: str | list[Any],
+    game: str,
+    players: int,
+    builtin: dict[str, int],
+    methods: tuple[str, ...],
+    settings: dict[str, dict[str, Setting]] | None = None,
 ) -> Lineup:
-    """Resolve a lineup for ``players`` seats; unknown bots are refused with the allowed names."""
-    names = [s.strip() for s in spec.split(",")] if isinstance(spec, str) else [str(s).strip() for s in spec]
-    if len(names) == 1:
-        names = names * players
+    """Resolve a lineup for ``players`` seats; unknown bots or settings are refused with the allowed ones.
+
+    A list may also hold Python bot objects (already constructed); they are named by their class.
+    """
+    entries = spec.split(",") if isinstance(spec, str) else list(spec)
+    entries = [e.strip() if isinstance(e, str) else e for e in entries]
+    if len(entries) == 1:
+        entries = entries * players
+    names = [e if isinstance(e, str) else type(e).__name__ for e in entries]
     if len(names) != players:
         raise CardsimError(f"{game} needs {players} bots, one per seat, but {len(names)} were given: {','.join(names)}")
-    bots = []
-    for name in names:
-        if name in builtin:
-            bots.append(builtin[name])
-        elif ":" in name and name.split(":")[0].endswith(".py"):
+    bots, table = [], np.full((players, 1 + MAX_SETTINGS), -1.0)
+    for seat, (entry, name) in enumerate(zip(entries, names, strict=True)):
+        if not isinstance(entry, str):
+            bots.append(_checked_methods(entry, name, game, methods))
+        elif is_python_bot(name):
             bots.append(_load_python_bot(name, game, methods))
         else:
-            raise CardsimError(
-                f"unknown bot '{name}' for {game}; built-in bots: {', '.join(builtin)}, "
-                "or a Python bot written path/to/file.py:ClassName"
-            )
-    return Lineup(tuple(names), tuple(bots))
+            table[seat] = builtin_row(name, game, builtin, settings or {})
+            bots.append(int(table[seat, 0]))
+    return Lineup(tuple(names), tuple(bots), table)
+
+
+def settings_help(settings: dict[str, Setting]) -> str:
+    """``key=default (doc; low..high)`` for every setting of one bot, for ``cardsim info``."""
+    return "; ".join(f"{k}={s.default:g} ({s.doc}; {s.low:g}..{s.high:g})" for k, s in settings.items())

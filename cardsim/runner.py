@@ -42,6 +42,7 @@ from cardsim.engine import check_positive, check_size, check_threads, max_thread
 from cardsim.errors import CardsimError
 from cardsim.games import get_game
 from cardsim.kernel_cache import source_digest
+from cardsim.lineup import is_python_bot
 from cardsim.options import rules_text
 from cardsim.results import Batch
 from cardsim.rng import check_seed
@@ -115,11 +116,12 @@ def experiment(
 def code_version(bots: tuple[str, ...]) -> str:
     """cardsim's version and source digest, plus a digest of every Python bot file in the lineup."""
     digest = hashlib.blake2b(digest_size=8)
-    for spec in sorted(set(bots)):
+    python_bots = sorted({spec for spec in bots if is_python_bot(spec)})
+    for spec in python_bots:
         path = Path(spec.rpartition(":")[0])
-        if ":" in spec and path.is_file():
+        if path.is_file():
             digest.update(path.read_bytes())
-    bots_part = f"+bots-{digest.hexdigest()}" if any(":" in b for b in bots) else ""
+    bots_part = f"+bots-{digest.hexdigest()}" if python_bots else ""
     return f"{cardsim.__version__}+{source_digest()}{bots_part}"
 
 

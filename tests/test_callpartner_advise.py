@@ -11,6 +11,7 @@ from cardsim import CardsimError, replay
 from cardsim.advise import advise, bid_figures, bid_table
 from cardsim.cards import FRENCH52
 from cardsim.cli import main
+from cardsim.games import get_game
 from cardsim.games.callpartner import advise as callpartner_advice
 from cardsim.games.callpartner import play
 
@@ -71,7 +72,8 @@ def test_the_kernel_plays_the_hand_it_was_given():
     advice = advise("callpartner", STRONG, seat=2, samples=300, seed=3)
     passing = advice.details["when_passing"]
     assert passing["partner"] > 0.5 and passing["partner"] + passing["all_passed"] == 1
-    hand, seat, players, bots = np.uint64(FRENCH52.mask(STRONG)), 2, 4, np.array([1, 0, 1, 0])
+    hand, seat, players = np.uint64(FRENCH52.mask(STRONG)), 2, 4
+    bots = get_game("callpartner").lineup("heuristic,random,heuristic,random").table
     side, passing, roles = (np.empty((40, 4), np.int8), np.empty(40, np.int16), np.empty(40, np.int8))
     callpartner_advice.completions(np.uint64(7), 3, hand, seat, players, False, True, bots, side, passing, roles)
     rng, hands, points, scores, _ = play.new_scratch()

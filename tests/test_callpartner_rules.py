@@ -21,7 +21,7 @@ from cardsim.cli import main
 from cardsim.errors import CardsimError
 from cardsim.games.callpartner import play, rules
 from cardsim.games.callpartner.game import GAME
-from cardsim.lineup import Lineup
+from cardsim.lineup import Lineup, make_lineup
 
 SUITS = "SHDC"
 DEFAULT = GAME.make_rules()
@@ -52,8 +52,7 @@ def callpartner_rules(players: int = 4, **settings_):
 
 def lineup(*bots) -> Lineup:
     """A lineup of built-in bot names and/or Python bot objects."""
-    names = tuple(b if isinstance(b, str) else type(b).__name__ for b in bots)
-    return Lineup(names, tuple(GAME.builtin_bots[b] if isinstance(b, str) else b for b in bots))
+    return make_lineup(list(bots), GAME.name, len(bots), GAME.builtin_bots, GAME.decisions, GAME.bot_settings)
 
 
 class Recorder:

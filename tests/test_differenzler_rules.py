@@ -18,7 +18,7 @@ from cardsim.cards import JASS36
 from cardsim.errors import CardsimError
 from cardsim.games.differenzler import play, rules
 from cardsim.games.differenzler.game import GAME
-from cardsim.lineup import Lineup
+from cardsim.lineup import Lineup, make_lineup
 
 SUITS = "SHDC"
 DEFAULT = GAME.make_rules()
@@ -50,8 +50,7 @@ def kernel_points(trick, trump: str, last: bool) -> int:
 
 def lineup(*bots) -> Lineup:
     """A lineup of built-in bot names and/or Python bot objects."""
-    names = tuple(b if isinstance(b, str) else type(b).__name__ for b in bots)
-    return Lineup(names, tuple(GAME.builtin_bots[b] if isinstance(b, str) else b for b in bots))
+    return make_lineup(list(bots), GAME.name, len(bots), GAME.builtin_bots, GAME.decisions, GAME.bot_settings)
 
 
 class RecordingBot:

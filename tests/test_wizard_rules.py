@@ -21,7 +21,7 @@ from cardsim.cards import WIZARD60
 from cardsim.errors import CardsimError
 from cardsim.games.wizard import rules
 from cardsim.games.wizard.game import GAME
-from cardsim.lineup import Lineup
+from cardsim.lineup import Lineup, make_lineup
 
 SUITS = "SHDC"
 DEFAULT = GAME.make_rules()
@@ -65,8 +65,7 @@ def kernel_winner(trick, trump: str | None) -> int:
 
 def lineup(*bots) -> Lineup:
     """A lineup of built-in bot names and/or Python bot objects (one per seat)."""
-    names = tuple(b if isinstance(b, str) else type(b).__name__ for b in bots)
-    return Lineup(names, tuple(GAME.builtin_bots[b] if isinstance(b, str) else b for b in bots))
+    return make_lineup(list(bots), GAME.name, len(bots), GAME.builtin_bots, GAME.decisions, GAME.bot_settings)
 
 
 def re_repr(value) -> str:

@@ -16,7 +16,7 @@ import numpy as np
 
 from cardsim.cards import Deck
 from cardsim.errors import CardsimError
-from cardsim.lineup import Lineup, make_lineup
+from cardsim.lineup import Lineup, Setting, make_lineup
 from cardsim.options import make_rules
 from cardsim.results import Batch
 
@@ -36,6 +36,7 @@ class Game(ABC):
     rules_class: ClassVar[type]
     builtin_bots: ClassVar[dict[str, int]]
     bot_docs: ClassVar[dict[str, str]]
+    bot_settings: ClassVar[dict[str, dict[str, Setting]]] = {}  # bot -> its settings, in table order
     decisions: ClassVar[tuple[str, ...]]  # method names a Python bot must have
     score: ClassVar[str]  # the per-round result column summarised per seat
     lower_is_better: ClassVar[bool]
@@ -55,8 +56,9 @@ class Game(ABC):
         """Number of players under these rules (the default rules if none are given)."""
         return getattr(rules or self.make_rules(), "players", self.players[0])
 
-    def lineup(self, spec: str | list[str], rules: Any = None) -> Lineup:
-        return make_lineup(spec, self.name, self.seats(rules), self.builtin_bots, self.decisions)
+    def lineup(self, spec: str | list[Any], rules: Any = None) -> Lineup:
+        """The lineup ``spec`` (names with settings, Python bot specs or objects) for these rules' seats."""
+        return make_lineup(spec, self.name, self.seats(rules), self.builtin_bots, self.decisions, self.bot_settings)
 
     @abstractmethod
     def run(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool) -> Batch:

@@ -84,7 +84,7 @@ def completions(
     dealer = players - 1
     random_only = True
     for s in range(players):
-        random_only = random_only and bots[s] == RANDOM
+        random_only = random_only and bots[s, 0] == RANDOM
     for block in prange((samples + BLOCK - 1) // BLOCK):
         rng, hands, points, scores, _ = new_scratch()
         for sample in range(block * BLOCK, min(samples, (block + 1) * BLOCK)):

@@ -43,7 +43,7 @@ class CallPartner(Game):
         points = np.zeros((count, deals, players), np.int8)
         scores = np.zeros((count, deals, players), np.int16)
         if lineup.compiled and engine != "python":
-            bots = np.array(lineup.builtin_ids, np.int64)
+            bots = lineup.table
             simulate_games(np.uint64(seed), start, players, games, rules.target, rules.max_deals,
                            rules.all_pass == "dealer_forced", rules.discards_count, bots, played,
                            *per_round.values(), made, points, scores)  # fmt: skip

@@ -80,7 +80,7 @@ def auction(
             if seat == passer:
                 number, suit = 0, 0
             else:
-                number, suit = builtin.bid(bots[seat], rng, 1 + seat, hands[seat], high, players)
+                number, suit = builtin.bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], high, players)
             if number == 0:  # a pass is final
                 passed |= 1 << seat
                 active -= 1
@@ -91,7 +91,7 @@ def auction(
         seat = seat + 1 if seat + 1 < players else 0
     if declarer < 0 and forced:  # all passed: the dealer declares 10 in a suit of choice
         declarer, high = dealer, MIN_BID
-        trump = builtin.forced_trump(bots[dealer], rng, 1 + dealer, hands[dealer], players)
+        trump = builtin.forced_trump(int(bots[dealer, 0]), rng, 1 + dealer, hands[dealer], players)
     return declarer, high, trump
 
 
@@ -109,7 +109,7 @@ def play_tricks(
     revealed = False
     for _ in range(HAND_OF[players]):
         seat = leader  # the lead: any card (C7)
-        bot = builtin.RANDOM if random_only else bots[seat]
+        bot = builtin.RANDOM if random_only else int(bots[seat, 0])
         card = builtin.play(bot, rng, 1 + seat, hands[seat], hands[seat], 0, players, trump, NO_SUIT, -1, seat,
                             True, -1, np.uint64(0), seat, declarer, partner, revealed, played, discards)  # fmt: skip
         hands[seat] ^= bit(card)
@@ -125,7 +125,7 @@ def play_tricks(
             legal = hand & follow  # C7: follow suit if able (rules.legal_mask, inlined)
             if not legal:
                 legal = hand
-            bot = builtin.RANDOM if random_only else bots[seat]
+            bot = builtin.RANDOM if random_only else int(bots[seat, 0])
             card = builtin.play(bot, rng, 1 + seat, hand, legal, i, players, trump, led, top_key, winner, one_suit,
                                 two_holder, trick, seat, declarer, partner, revealed, played, discards)  # fmt: skip
             hands[seat] = hand ^ bit(card)
@@ -150,14 +150,14 @@ def play_contract(
     """C5-C9 once the auction is won: the call, the kitty and discards, the tricks and the scores. Fills
     points/scores[seat]; returns (called card, partner or -1, side points). The built-in bots' call, discards
     and play do not look at the bid number (only the scores do)."""
-    called = builtin.call(bots[declarer], rng, 1 + declarer, hands[declarer], trump)  # C5
+    called = builtin.call(int(bots[declarer, 0]), rng, 1 + declarer, hands[declarer], trump)  # C5
     partner = -1
     for s in range(players):
         points[s] = 0
         if (hands[s] >> np.uint64(called)) & np.uint64(1):
             partner = s
     hands[declarer] |= kitty  # C6
-    discards = builtin.discard(bots[declarer], rng, 1 + declarer, hands[declarer], KITTY_OF[players], trump,
+    discards = builtin.discard(int(bots[declarer, 0]), rng, 1 + declarer, hands[declarer], KITTY_OF[players], trump,
                                discards_count)  # fmt: skip
     hands[declarer] ^= discards
     leader = dealer + 1 if dealer + 1 < players else 0  # C7
@@ -218,7 +218,7 @@ def simulate_games(
     block = GAMES_BLOCK if games else ROUNDS_BLOCK
     random_only = True
     for s in range(players):
-        random_only = random_only and bots[s] == builtin.RANDOM
+        random_only = random_only and bots[s, 0] == builtin.RANDOM
     for b in prange((count + block - 1) // block):
         rng, hands, pts, sc, totals = new_scratch()
         for u in range(b * block, min(count, (b + 1) * block)):

@@ -40,7 +40,7 @@ class Differenzler(Game):
         trump_cards = np.zeros((count, rounds), np.int8)
         predictions, points, penalties = (np.zeros((count, rounds, PLAYERS), np.int16) for _ in range(3))
         if lineup.compiled and engine != "python":
-            bots = np.array(lineup.builtin_ids, np.int64)
+            bots = lineup.table
             tiebreaks = rules.max_tiebreak_rounds if games else -1  # -1: single rounds
             simulate_games(np.uint64(seed), start, bots, rules.exact_bonus, tiebreaks,
                            played, first_hands, trump_cards, predictions, points, penalties)  # fmt: skip

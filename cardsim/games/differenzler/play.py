@@ -114,7 +114,7 @@ def play_dealt(
         if s == forced_seat:
             predictions[s] = forced_prediction
         else:
-            predictions[s] = builtin.predict(bots[s], rng, 1 + s, hands[s], trump)
+            predictions[s] = builtin.predict(int(bots[s, 0]), rng, 1 + s, hands[s], trump)
         points[s] = 0
     leader = first_hand
     for t in range(TRICKS):
@@ -124,7 +124,7 @@ def play_dealt(
             seat = (leader + i) % PLAYERS
             legal = legal_mask(hands[seat], led, trump, top_trump)
             card = builtin.play(
-                bots[seat], rng, 1 + seat, legal, led, top_key, i, trump, points[seat], predictions[seat]
+                int(bots[seat, 0]), rng, 1 + seat, legal, led, top_key, i, trump, points[seat], predictions[seat]
             )
             hands[seat] ^= bit(card)
             history[t, 2 + i] = card

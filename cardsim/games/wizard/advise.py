@@ -243,7 +243,7 @@ def bid_table(
         if turned < 0 or is_jester(turned):
             trump = NO_SUIT
         elif is_wizard(turned):
-            trump = int(builtin.choose_trump(ids[players - 1], rng, players, dealt[dealer]))
+            trump = int(builtin.choose_trump(int(ids[players - 1, 0]), rng, players, dealt[dealer]))
         else:
             trump = int(SUIT_OF[turned])
         turn_from = 1 << turned if turned >= 0 else 0

@@ -44,7 +44,7 @@ class Wizard(Game):
         bids, tricks = (np.zeros((count, rounds, players), np.int8) for _ in range(2))
         scores = np.zeros((count, rounds, players), np.int16)
         if lineup.compiled and engine != "python":
-            bots = np.array(lineup.builtin_ids, np.int64)
+            bots = lineup.table
             simulate_games(np.uint64(seed), start, schedule, fixed, rules.plus_minus_one, bots,
                            dealers, turned, trumps, bids, tricks, scores)  # fmt: skip
         else:

@@ -81,7 +81,7 @@ def play_round(
     if fixed_trump != TURN_A_CARD:
         trump = fixed_trump
     elif turned >= 0 and is_wizard(turned):
-        trump = builtin.choose_trump(bots[dealer], rng, 1 + dealer, hands[dealer])
+        trump = builtin.choose_trump(int(bots[dealer, 0]), rng, 1 + dealer, hands[dealer])
     elif turned >= 0:
         trump = SUIT_OF[turned]  # a Jester has no suit: no trump
     play_dealt(dealer, players, cards, trump, plus_minus_one, bots, -1, 0, rng, hands, bids, tricks, scores)
@@ -119,7 +119,7 @@ def play_dealt(
                 return False
             bids[seat] = forced_bid
         else:
-            bids[seat] = builtin.bid(bots[seat], rng, 1 + seat, hands[seat], trump, players, cards, refused)
+            bids[seat] = builtin.bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], trump, players, cards, refused)
         total += bids[seat]
         tricks[seat] = 0
     leader = seat_after(dealer, 1, players)
@@ -129,7 +129,7 @@ def play_dealt(
         for i in range(players):
             legal = legal_mask(hands[seat], led)
             need = bids[seat] - tricks[seat]
-            card = builtin.play(bots[seat], rng, 1 + seat, legal, led, top_key, i, players, trump, need)
+            card = builtin.play(int(bots[seat, 0]), rng, 1 + seat, legal, led, top_key, i, players, trump, need)
             hands[seat] ^= bit(card)
             led, decided = led_after(led, decided, card)
             key = card_key(card, led, trump)  # B7, decided card by card
