@@ -1,4 +1,4 @@
-"""Built-in compiled Wizard bots: ``random`` and ``heuristic``.
+"""Built-in compiled Wizard bots: ``random`` and ``heuristic`` here, the strong ``mc`` in ``bots.wizard_strong``.
 
 Three decisions: the trump suit when a Wizard is turned up (the dealer, B4),
 the bid (B5) and the card (B6). A bot sees its own hand, the trump, the
@@ -12,14 +12,23 @@ from numba import njit
 
 from cardsim.cards import lowest_card, nth_card, popcount
 from cardsim.games.wizard.rules import RANK_OF, SUIT_MASK, SUIT_OF, WIZARD_KEY, WIZARD_MASK, card_key
+from cardsim.lineup import Setting
 from cardsim.rng import below
 
-RANDOM, HEURISTIC = 0, 1
-BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC}
+RANDOM, HEURISTIC, MC = 0, 1, 2  # ids from MC on are strong bots (bots.wizard_strong)
+BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "mc": MC}
 BOT_DOCS = {
     "random": "uniform bid 0..cards (an allowed one), uniform legal card, uniform trump suit",
     "heuristic": "bids the expected tricks of its Wizards, trumps and high cards; wins tricks while short of "
     "its bid, sheds winners and keeps Jesters to duck once it is made; names its strongest suit as trump",
+    "mc": "Monte Carlo: bids and plays the card with the best mean score over deals sampled from what it has seen, "
+    "each played out by the heuristic; names trump as the heuristic",
+}
+BOT_SETTINGS = {
+    "mc": {
+        "samples": Setting(16, 1, 4096, "deals sampled per card decision; cost ~ samples x legal cards x cards left"),
+        "bid_samples": Setting(32, 1, 4096, "deals sampled per bid; cost ~ bid_samples x (cards + 1) x cards"),
+    },
 }
 
 

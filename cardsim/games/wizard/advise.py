@@ -45,7 +45,7 @@ from cardsim.advise import (
 from cardsim.cards import WIZARD60, bit, nth_card, popcount
 from cardsim.deal import deal_around
 from cardsim.errors import CardsimError
-from cardsim.games.wizard.play import SUIT_LETTERS, new_scratch, play_dealt, start_round
+from cardsim.games.wizard.play import BIDDING, SUIT_LETTERS, new_scratch, play_dealt, start_round
 from cardsim.games.wizard.rules import (
     DECK_SIZE,
     FULL_DECK,
@@ -87,22 +87,22 @@ def deal_completion(
 @njit(parallel=True, cache=True)
 def completions(
     seed: np.uint64, key: int, hand: np.uint64, seat: int, players: int, turn_from: np.uint64, trump: int,
-    plus_minus_one: bool, bots: np.ndarray, scores: np.ndarray, tricks: np.ndarray,
+    plus_minus_one: bool, bidding: int, bots: np.ndarray, scores: np.ndarray, tricks: np.ndarray,
 ) -> None:  # fmt: skip
     """scores/tricks[sample, b] of ``seat`` when it bids b (tricks -1: b refused), one deal per sample for every b."""
     samples, options = scores.shape
     cards = popcount(hand)
     for block in prange((samples + BLOCK - 1) // BLOCK):
-        rng, hands, bids, won, points = new_scratch()
+        rng, hands, bids, won, points, log = new_scratch()
         dealt_rng, dealt = np.empty_like(rng), np.empty_like(hands)
         for sample in range(block * BLOCK, min(samples, (block + 1) * BLOCK)):
             seed_streams(rng, seed, sample, key, 1 + players)
-            deal_completion(rng, hand, seat, players, turn_from, hands)
+            turned = deal_completion(rng, hand, seat, players, turn_from, hands)
             dealt_rng[:], dealt[:] = rng, hands
             for b in range(options):
                 rng[:], hands[:] = dealt_rng, dealt
-                if play_dealt(players - 1, players, cards, trump, plus_minus_one, bots, seat, b, rng, hands,
-                              bids, won, points):  # fmt: skip
+                if play_dealt(players - 1, players, cards, trump, turned, plus_minus_one, bidding, bots, seat, b, rng,
+                              hands, bids, won, points, log):  # fmt: skip
                     scores[sample, b], tricks[sample, b] = points[seat], won[seat]
                 else:
                     scores[sample, b], tricks[sample, b] = 0, REFUSED
@@ -121,15 +121,15 @@ def hand_features(hand: int, trump: int) -> dict[str, int]:
 
 
 def _evaluate(
-    seed: int, key: int, hand: int, seat: int, players: int, turn_from: int, trump: int, plus_minus_one: bool,
-    bots: np.ndarray, samples: int,
+    seed: int, key: int, hand: int, seat: int, players: int, turn_from: int, trump: int, rules, bots: np.ndarray,
+    samples: int,
 ) -> tuple[pd.DataFrame, np.ndarray]:  # fmt: skip
     """The table of bids (expected score, CI, chance to make it, mean tricks, allowed share) and tricks[sample, bid]."""
     options = bin(hand).count("1") + 1
     scores = np.empty((samples, options), np.int16)
     tricks = np.empty((samples, options), np.int8)
-    completions(np.uint64(seed), key, np.uint64(hand), seat, players, np.uint64(turn_from), trump, plus_minus_one,
-                bots, scores, tricks)  # fmt: skip
+    completions(np.uint64(seed), key, np.uint64(hand), seat, players, np.uint64(turn_from), trump, rules.plus_minus_one,
+                BIDDING.index(rules.bidding), bots, scores, tricks)  # fmt: skip
     played = tricks != REFUSED
     table = option_table(range(options), scores, played)
     with np.errstate(invalid="ignore"):
@@ -192,8 +192,7 @@ def advise(
     seat = check_seat(seat, players)
     turn_from, trump_suit, label = _turned(trump, mask, players)
     samples, seed = check_count(samples, "samples"), check_seed(seed)
-    options, tricks = _evaluate(seed, 0, mask, seat, players, turn_from, trump_suit, rule_set.plus_minus_one,
-                                ids, samples)  # fmt: skip
+    options, tricks = _evaluate(seed, 0, mask, seat, players, turn_from, trump_suit, rule_set, ids, samples)
     best = best_option(options, lower_is_better=False)
     at_best = tricks[:, best][tricks[:, best] != REFUSED]
     details = {
@@ -247,8 +246,7 @@ def bid_table(
         else:
             trump = int(SUIT_OF[turned])
         turn_from = 1 << turned if turned >= 0 else 0
-        options, _ = _evaluate(seed, 1 + h, hand, seat, players, turn_from, trump, rule_set.plus_minus_one, ids,
-                               samples)  # fmt: skip
+        options, _ = _evaluate(seed, 1 + h, hand, seat, players, turn_from, trump, rule_set, ids, samples)
         best = best_option(options, lower_is_better=False)
         heuristic = int(builtin.heuristic_bid(np.uint64(hand), trump, players, size, -1))
         rows.append({

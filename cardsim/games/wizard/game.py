@@ -6,10 +6,10 @@ from dataclasses import asdict
 
 import numpy as np
 
-from bots.wizard import BOT_DOCS, BOT_IDS
+from bots.wizard import BOT_DOCS, BOT_IDS, BOT_SETTINGS
 from cardsim.cards import WIZARD60
 from cardsim.games import Game, replay_title
-from cardsim.games.wizard.play import SUIT_LETTERS, TURN_A_CARD, play_round_py, simulate_games
+from cardsim.games.wizard.play import BIDDING, SUIT_LETTERS, TURN_A_CARD, play_round_py, simulate_games
 from cardsim.games.wizard.rules import MAX_PLAYERS, MIN_PLAYERS, WizardRules
 from cardsim.lineup import Lineup
 from cardsim.results import Batch
@@ -22,6 +22,7 @@ class Wizard(Game):
     rules_class = WizardRules
     builtin_bots = BOT_IDS
     bot_docs = BOT_DOCS
+    bot_settings = BOT_SETTINGS
     decisions = ("bid", "play", "choose_trump")
     score = "score"
     lower_is_better = False
@@ -45,8 +46,8 @@ class Wizard(Game):
         scores = np.zeros((count, rounds, players), np.int16)
         if lineup.compiled and engine != "python":
             bots = lineup.table
-            simulate_games(np.uint64(seed), start, schedule, fixed, rules.plus_minus_one, bots,
-                           dealers, turned, trumps, bids, tricks, scores)  # fmt: skip
+            simulate_games(np.uint64(seed), start, schedule, fixed, rules.plus_minus_one, BIDDING.index(rules.bidding),
+                           bots, dealers, turned, trumps, bids, tricks, scores)  # fmt: skip
         else:
             for u in range(count):
                 for r, rec in enumerate(self.play_unit_py(rules, lineup, seed, start + u, games)):
@@ -72,7 +73,7 @@ class Wizard(Game):
         for r in range(len(schedule) if upto is None else min(upto + 1, len(schedule))):
             dealer = -1 if r == 0 else (records[0].dealer + r) % rules.players
             records.append(play_round_py(seed, unit, r, games, dealer, int(schedule[r]), int(fixed[r]), rules,
-                                         list(lineup.bots), list(lineup.names)))  # fmt: skip
+                                         list(lineup.bots), list(lineup.names), lineup.table))  # fmt: skip
         return records
 
     def replay(self, rules: WizardRules, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:

@@ -16,9 +16,11 @@ import numpy as np
 from numba import njit, prange
 
 import bots.wizard as builtin
+import bots.wizard_strong as strong
 from cardsim.cards import WIZARD60, bit, nth_card, popcount
 from cardsim.deal import deal_hands, seat_after
 from cardsim.games.wizard.rules import (
+    DECK_SIZE,
     FULL_DECK,
     MAX_PLAYERS,
     NO_SUIT,
@@ -36,6 +38,8 @@ from cardsim.rng import DEAL_STREAM, below, seed_streams, stream_seed
 BLOCK = 64  # rounds or games per parallel work item
 TURN_A_CARD = -2  # fixed_trump value: no fixed trump, turn up the next card (B4)
 SUIT_LETTERS = "SHDC"
+BIDDING = ("open", "hidden", "secret")  # B5, as the kernels' ``bidding`` code 0, 1, 2
+OPEN, SECRET = 0, 2
 
 
 @njit(cache=True, inline="always")
@@ -65,12 +69,14 @@ def play_round(
     cards: int,
     fixed_trump: int,
     plus_minus_one: bool,
+    bidding: int,
     bots: np.ndarray,
     rng: np.ndarray,
     hands: np.ndarray,
     bids: np.ndarray,
     tricks: np.ndarray,
     scores: np.ndarray,
+    log: np.ndarray,
 ) -> tuple:
     """One round with built-in bots: deal, trump (B4), then ``play_dealt``; fills bids/tricks/scores[seat].
 
@@ -84,7 +90,8 @@ def play_round(
         trump = builtin.choose_trump(int(bots[dealer, 0]), rng, 1 + dealer, hands[dealer])
     elif turned >= 0:
         trump = SUIT_OF[turned]  # a Jester has no suit: no trump
-    play_dealt(dealer, players, cards, trump, plus_minus_one, bots, -1, 0, rng, hands, bids, tricks, scores)
+    play_dealt(dealer, players, cards, trump, turned, plus_minus_one, bidding, bots, -1, 0, rng, hands, bids, tricks,
+               scores, log)  # fmt: skip
     return dealer, turned, trump
 
 
@@ -94,7 +101,9 @@ def play_dealt(
     players: int,
     cards: int,
     trump: int,
+    turned: int,
     plus_minus_one: bool,
+    bidding: int,
     bots: np.ndarray,
     forced_seat: int,
     forced_bid: int,
@@ -103,12 +112,15 @@ def play_dealt(
     bids: np.ndarray,
     tricks: np.ndarray,
     scores: np.ndarray,
+    log: np.ndarray,
 ) -> bool:
     """Play a dealt round (``hands``, streams in ``rng``, ``trump`` known) with built-in bots: bids, tricks, scores.
 
     Seat ``forced_seat`` (-1: none) bids ``forced_bid`` instead of asking its bot,
     which then plays towards it (bid advice). Returns False, without playing,
-    when that bid is the one ``plus_minus_one`` refuses the dealer.
+    when that bid is the one ``plus_minus_one`` refuses the dealer. ``log`` gets
+    the plays as rows (seat, card); strong bots see it, the turned card and the
+    bids ``bidding`` lets them see, besides their own hand.
     """
     total = 0
     for i in range(players):  # B5: from the dealer's left; the dealer bids last
@@ -118,18 +130,28 @@ def play_dealt(
             if forced_bid == refused:
                 return False
             bids[seat] = forced_bid
+        elif bots[seat, 0] >= builtin.MC:
+            bids[seat] = strong.bid(bots[seat], rng, 1 + seat, seat, hands[seat], dealer, players, cards, trump, turned,
+                                    bids, i if bidding == OPEN else 0, plus_minus_one)  # fmt: skip
         else:
             bids[seat] = builtin.bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], trump, players, cards, refused)
         total += bids[seat]
         tricks[seat] = 0
     leader = seat_after(dealer, 1, players)
+    n_played = 0
     for _ in range(cards):
         led, decided, top_key, winner = NO_SUIT, False, -1, leader
         seat = leader
         for i in range(players):
             legal = legal_mask(hands[seat], led)
             need = bids[seat] - tricks[seat]
-            card = builtin.play(int(bots[seat, 0]), rng, 1 + seat, legal, led, top_key, i, players, trump, need)
+            if bots[seat, 0] >= builtin.MC:
+                card = strong.play(bots[seat], rng, 1 + seat, seat, hands[seat], legal, players, cards, trump, turned,
+                                   bids, bidding != SECRET, tricks, log, n_played)  # fmt: skip
+            else:
+                card = builtin.play(int(bots[seat, 0]), rng, 1 + seat, legal, led, top_key, i, players, trump, need)
+            log[n_played, 0], log[n_played, 1] = seat, card
+            n_played += 1
             hands[seat] ^= bit(card)
             led, decided = led_after(led, decided, card)
             key = card_key(card, led, trump)  # B7, decided card by card
@@ -145,13 +167,14 @@ def play_dealt(
 
 @njit(cache=True)
 def new_scratch() -> tuple:
-    """Working arrays for one round: rng states, hands, bids, tricks, scores."""
+    """Working arrays for one round: rng states, hands, bids, tricks, scores, the log of plays (seat, card)."""
     return (
         np.empty((MAX_PLAYERS + 1, 4), np.uint64),
         np.empty(MAX_PLAYERS, np.uint64),
         np.empty(MAX_PLAYERS, np.int64),
         np.empty(MAX_PLAYERS, np.int64),
         np.empty(MAX_PLAYERS, np.int64),
+        np.empty((DECK_SIZE, 2), np.int64),
     )
 
 
@@ -162,6 +185,7 @@ def simulate_games(
     schedule: np.ndarray,
     fixed_trumps: np.ndarray,
     plus_minus_one: bool,
+    bidding: int,
     bots: np.ndarray,
     dealers: np.ndarray,
     turned: np.ndarray,
@@ -174,13 +198,13 @@ def simulate_games(
     stream (seed, unit, r)). A single round is a one-round schedule. Out arrays are [unit, round, (seat)]."""
     count, players = dealers.shape[0], bots.shape[0]
     for block in prange((count + BLOCK - 1) // BLOCK):
-        rng, hands, bid, won, points = new_scratch()
+        rng, hands, bid, won, points, log = new_scratch()
         for u in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
             for r in range(schedule.shape[0]):
                 dealer = -1 if r == 0 else (dealers[u, 0] + r) % players  # B2: the deal rotates (once a round)
                 dealers[u, r], turned[u, r], trumps[u, r] = play_round(
-                    seed, start + u, r, dealer, players, schedule[r], fixed_trumps[r], plus_minus_one,
-                    bots, rng, hands, bid, won, points,
+                    seed, start + u, r, dealer, players, schedule[r], fixed_trumps[r], plus_minus_one, bidding,
+                    bots, rng, hands, bid, won, points, log,
                 )  # fmt: skip
                 for s in range(players):
                     bids[u, r, s], tricks[u, r, s], scores[u, r, s] = bid[s], won[s], points[s]
@@ -256,10 +280,12 @@ def play_round_py(
     rules,
     lineup: list,
     names: list[str],
+    table: np.ndarray,
 ) -> RoundRecord:
-    """One round in plain Python; ``lineup[seat]`` is a built-in bot id (int) or a Python bot object."""
+    """One round in plain Python; ``lineup[seat]`` is a built-in bot id (int) or a Python bot object, ``table`` the
+    lineup's bot table (the built-in bots' settings)."""
     players = rules.players
-    rng, hands = new_scratch()[:2]
+    rng, hands, bids, won, _, log = new_scratch()
     dealer, turned = (int(x) for x in start_round(np.uint64(seed), unit, sub, dealer, players, cards, rng, hands))
     rec = RoundRecord(dealer, cards, turned, NO_SUIT, [int(h) for h in hands[:players]], [0] * players)
     seats = [Seat(names[s], s, "wizard", seed, unit, sub, in_game) for s in range(players)]
@@ -295,7 +321,11 @@ def play_round_py(
         seat = (dealer + 1 + i) % players
         refused = int(refused_bid(total, cards, i == players - 1, rules.plus_minus_one))
         bot = lineup[seat]
-        if isinstance(bot, int):
+        if isinstance(bot, int) and bot >= builtin.MC:
+            n_seen = i if rules.bidding == "open" else 0
+            bid = int(strong.bid(table[seat], rng, 1 + seat, seat, hands[seat], dealer, players, cards, trump, turned,
+                                 bids, n_seen, rules.plus_minus_one))  # fmt: skip
+        elif isinstance(bot, int):
             bid = int(builtin.bid(bot, rng, 1 + seat, hands[seat], trump, players, cards, refused))
         else:
             visible = list(rec.bids) if rules.bidding == "open" else [None] * players
@@ -305,8 +335,10 @@ def play_round_py(
             answer = ask(bot.bid, observe(seat, 0, [], seat, visible, refused), seats[seat], "bid")
             allowed = [b for b in range(cards + 1) if b != refused]
             bid = checked_number(answer, allowed if refused >= 0 else range(cards + 1), "bid", seats[seat], "bid")
-        rec.bids[seat] = bid
+        rec.bids[seat] = bids[seat] = bid
         total += bid
+    won[:] = 0
+    n_played = 0
 
     leader = (dealer + 1) % players
     for t in range(cards):
@@ -317,13 +349,18 @@ def play_round_py(
             legal = int(legal_mask(hands[seat], led))
             need = rec.bids[seat] - tricks_won[seat]
             bot = lineup[seat]
-            if isinstance(bot, int):
+            if isinstance(bot, int) and bot >= builtin.MC:
+                card = int(strong.play(table[seat], rng, 1 + seat, seat, hands[seat], np.uint64(legal), players, cards,
+                                       trump, turned, bids, rules.bidding != "secret", won, log, n_played))  # fmt: skip
+            elif isinstance(bot, int):
                 card = int(builtin.play(bot, rng, 1 + seat, np.uint64(legal), led, top_key, i, players, trump, need))
             else:
                 visible = [b if rules.bidding != "secret" or s == seat else None for s, b in enumerate(rec.bids)]
                 decision = f"trick {t + 1}, card {i + 1}"
                 answer = ask(bot.play, observe(seat, legal, trick, leader, visible), seats[seat], decision)
                 card = checked_card(answer, legal, WIZARD60, seats[seat], decision)
+            log[n_played] = seat, card
+            n_played += 1
             hands[seat] ^= bit(card)
             trick.append(card)
             led, decided = (int(x) for x in led_after(led, decided, card))
@@ -331,6 +368,7 @@ def play_round_py(
             if key > top_key:
                 top_key, winner = key, seat
         tricks_won[winner] += 1
+        won[winner] += 1
         rec.tricks.append(Trick(leader, tuple(WIZARD60.name_of(c) for c in trick), winner))
         leader = winner
     rec.tricks_won = tricks_won

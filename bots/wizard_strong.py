@@ -1,0 +1,219 @@
+"""Strong compiled Wizard bots (issue 6): ``mc``, a Monte Carlo bidder with a determinized (PIMC) card player.
+
+Both decide from the seat's information set only (``view_infoset``): its own hand, the turned card, the bids it
+may see, and every card played so far and by whom. They sample deals of the hidden cards uniformly
+(``cardsim.infoset``), play each out with the fast heuristic for every seat (``play_out``; never a strong bot, so
+no recursion) and keep the choice with the best mean score of the round for the bot's own bid:
+
+- bid: for each of ``bid_samples`` deals and every allowed bid b, the round played out with the bot aiming at b;
+  bids it cannot see are the heuristic's bid for the sampled hand (the dealer's refused bid under plus_minus_one
+  included);
+- card: for each of ``samples`` deals and every legal card, the rest of the round played out after that card
+  (the same deals for every card: common random numbers); bids it cannot see (secret bidding) as above.
+
+A turned Wizard's trump is named as the heuristic names it (the strongest suit). Randomness comes from the seat's
+own stream, so runs stay reproducible at any thread count.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from bots.wizard import heuristic_bid, heuristic_play
+from cardsim.cards import bit, lowest_card, popcount
+from cardsim.deal import seat_after
+from cardsim.games.wizard.rules import (
+    DECK_SIZE,
+    FULL_DECK,
+    NO_SUIT,
+    SUIT_MASK,
+    SUIT_OF,
+    card_key,
+    led_after,
+    legal_mask,
+    score,
+)
+from cardsim.infoset import observe_play, reveal_void, sample_deals
+
+_ZERO = np.uint64(0)
+
+
+@njit(cache=True)
+def view_infoset(seat: int, hand: np.uint64, players: int, cards: int, turned: int, log: np.ndarray, n_played: int):
+    """What ``seat`` knows of the hidden cards as ``(unseen, counts, forbidden, known)`` (see ``cardsim.infoset``).
+
+    Seats 0..players-1 hold ``cards`` less their plays; entry ``players`` is the undealt stack (B3). Seen: the
+    own hand, the turned card (B4) and the ``n_played`` cards of ``log`` (rows ``(seat, card)`` in play order,
+    ``players`` per trick). A suit card of another suit than the led one reveals a void in the led suit (B6);
+    Wizards and Jesters reveal nothing, nor does any card while no suit is led (only Jesters so far, or a Wizard
+    first).
+    """
+    counts = np.full(players + 1, cards, np.int64)
+    counts[seat] = cards - popcount(hand)  # the own plays below bring it to 0
+    counts[players] = DECK_SIZE - players * cards - (1 if turned >= 0 else 0)
+    unseen = FULL_DECK & ~hand
+    if turned >= 0:
+        unseen &= ~bit(turned)
+    forbidden = np.zeros(players + 1, np.uint64)
+    known = np.zeros(players + 1, np.uint64)
+    led, decided = NO_SUIT, False
+    for k in range(n_played):
+        if k % players == 0:
+            led, decided = NO_SUIT, False
+        s, card = log[k, 0], log[k, 1]
+        if led >= 0 and SUIT_OF[card] >= 0 and SUIT_OF[card] != led:
+            reveal_void(forbidden, s, SUIT_MASK[led])
+        unseen = observe_play(unseen, counts, known, s, card)
+        led, decided = led_after(led, decided, card)
+    return unseen, counts, forbidden, known
+
+
+@njit(cache=True)
+def play_out(hands, players, trump, bids, won, seat, i, led, decided, top_key, winner, tricks_left) -> None:
+    """The heuristic for every seat from position ``i`` of the current trick (``seat`` to play; ``led``,
+    ``decided``, ``top_key``, ``winner`` so far) to the round's end: adds the tricks to ``won``, empties ``hands``."""
+    while tricks_left > 0:
+        while i < players:
+            legal = legal_mask(hands[seat], led)
+            card = heuristic_play(legal, led, top_key, i, players, trump, bids[seat] - won[seat])
+            hands[seat] ^= bit(card)
+            led, decided = led_after(led, decided, card)
+            key = card_key(card, led, trump)
+            if key > top_key:
+                top_key, winner = key, seat
+            seat = seat + 1 if seat + 1 < players else 0
+            i += 1
+        won[winner] += 1
+        seat, i, led, decided, top_key, tricks_left = winner, 0, NO_SUIT, False, -1, tricks_left - 1
+
+
+@njit(cache=True)
+def _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_played):
+    """(ok, deals): ``samples`` uniform deals of the seat's info set ([sample, seat], the stack last)."""
+    unseen, counts, forbidden, known = view_infoset(seat, hand, players, cards, turned, log, n_played)
+    deals = np.empty((samples, players + 1), np.uint64)
+    return sample_deals(rng, stream, unseen, counts, forbidden, known, deals), deals
+
+
+@njit(cache=True)
+def mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turned, bids, n_seen, plus_minus_one):
+    """The bid with the best mean score over ``samples`` sampled deals (see the module docstring).
+
+    ``bids[seat_after(dealer, 1 + i)]`` for ``i < n_seen`` are the earlier bids this seat sees.
+    """
+    ok, deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, np.empty((0, 2), np.int64), 0)
+    mine = 0
+    total_seen = 0
+    for i in range(players):
+        if seat_after(dealer, 1 + i, players) == seat:
+            mine = i
+        elif i < n_seen:
+            total_seen += bids[seat_after(dealer, 1 + i, players)]
+    refused = cards - total_seen if plus_minus_one and mine == players - 1 and total_seen <= cards else -1
+    if not ok:
+        return heuristic_bid(hand, trump, players, cards, refused)
+    sums = np.zeros(cards + 1)
+    guess = np.empty(players, np.int64)
+    hands = np.empty(players, np.uint64)
+    won = np.empty(players, np.int64)
+    leader = seat_after(dealer, 1, players)
+    for j in range(samples):
+        for b in range(cards + 1):
+            if b == refused:
+                continue
+            total = 0
+            for i in range(players):  # the bids in bidding order: seen, the candidate, or the heuristic's
+                s = seat_after(dealer, 1 + i, players)
+                if s == seat:
+                    guess[s] = b
+                elif i < n_seen:
+                    guess[s] = bids[s]
+                else:
+                    last = plus_minus_one and i == players - 1 and total <= cards
+                    guess[s] = heuristic_bid(deals[j, s], trump, players, cards, cards - total if last else -1)
+                total += guess[s]
+                hands[s] = deals[j, s]
+                won[s] = 0
+            hands[seat] = hand
+            play_out(hands, players, trump, guess, won, leader, 0, NO_SUIT, False, -1, leader, cards)
+            sums[b] += score(b, won[seat])
+    best = -1
+    for b in range(cards + 1):
+        if b != refused and (best < 0 or sums[b] > sums[best]):
+            best = b
+    return best
+
+
+@njit(cache=True)
+def pimc_play(samples, rng, stream, seat, hand, legal, players, cards, trump, turned, bids, bids_seen, won, log,
+              n_played) -> int:  # fmt: skip
+    """The legal card with the best mean score for the own bid over ``samples`` sampled deals, each played out
+    by the heuristic (see the module docstring). ``bids_seen``: the others' bids are visible (else estimated)."""
+    first = n_played - n_played % players  # the current trick's first play
+    led, decided, top_key, winner = NO_SUIT, False, -1, seat
+    for k in range(first, n_played):
+        card = log[k, 1]
+        led, decided = led_after(led, decided, card)
+        key = card_key(card, led, trump)
+        if key > top_key:
+            top_key, winner = key, log[k, 0]
+    need = bids[seat] - won[seat]
+    fallback = heuristic_play(legal, led, top_key, n_played - first, players, trump, need)
+    if popcount(legal) == 1:
+        return fallback
+    ok, deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_played)
+    if not ok:
+        return fallback
+    guess = np.empty((samples, players), np.int64)
+    for j in range(samples):
+        for s in range(players):
+            guess[j, s] = bids[s]
+        if not bids_seen:  # the heuristic's bid for each other seat's sampled whole hand
+            dealt = deals[j, :players].copy()
+            for k in range(n_played):
+                dealt[log[k, 0]] |= bit(log[k, 1])
+            for s in range(players):
+                if s != seat:
+                    guess[j, s] = heuristic_bid(dealt[s], trump, players, cards, -1)
+    hands = np.empty(players, np.uint64)
+    tally = np.empty(players, np.int64)
+    best, best_total = fallback, -(1 << 62)
+    rest = legal ^ bit(fallback)
+    card = fallback
+    while True:  # the heuristic's card first: others must do strictly better
+        after, now = led_after(led, decided, card)
+        key = card_key(card, after, trump)
+        top, wins = (key, seat) if key > top_key else (top_key, winner)
+        total = 0
+        for j in range(samples):
+            hands[:] = deals[j, :players]
+            hands[seat] = hand ^ bit(card)
+            tally[:] = won[:players]
+            nxt = seat + 1 if seat + 1 < players else 0
+            play_out(hands, players, trump, guess[j], tally, nxt, n_played - first + 1, after, now, top, wins,
+                     cards - first // players)  # fmt: skip
+            total += score(guess[j, seat], tally[seat])
+        if total > best_total:
+            best, best_total = card, total
+        if rest == _ZERO:
+            return best
+        card = lowest_card(rest)
+        rest ^= bit(card)
+
+
+@njit(cache=True)
+def bid(row: np.ndarray, rng: np.ndarray, stream: int, seat: int, hand: np.uint64, dealer: int, players: int,
+        cards: int, trump: int, turned: int, bids: np.ndarray, n_seen: int, plus_minus_one: bool) -> int:  # fmt: skip
+    """A strong bot's bid; ``row`` is its bot-table row ``[id, samples, bid_samples, ...]``."""
+    return mc_bid(int(row[2]), rng, stream, seat, hand, dealer, players, cards, trump, turned, bids, n_seen,
+                  plus_minus_one)  # fmt: skip
+
+
+@njit(cache=True)
+def play(row: np.ndarray, rng: np.ndarray, stream: int, seat: int, hand: np.uint64, legal: np.uint64, players: int,
+         cards: int, trump: int, turned: int, bids: np.ndarray, bids_seen: bool, won: np.ndarray, log: np.ndarray,
+         n_played: int) -> int:  # fmt: skip
+    """A strong bot's card; ``row`` as for ``bid``."""
+    return pimc_play(int(row[1]), rng, stream, seat, hand, legal, players, cards, trump, turned, bids, bids_seen,
+                     won, log, n_played)  # fmt: skip
