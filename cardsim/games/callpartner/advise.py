@@ -72,39 +72,52 @@ ROLES = ("all_passed", "defender", "partner", "forced_declarer")
 NOBODY, DEFENDER, PARTNER, DECLARER = range(4)
 
 
+@njit(cache=True)
+def complete(
+    seed: np.uint64, sample: int, key: int, hand: np.uint64, seat: int, players: int, forced: bool,
+    discards_count: bool, bots: np.ndarray, random_only: bool, scratch: tuple, side: np.ndarray, passing: np.ndarray,
+    roles: np.ndarray,
+) -> None:  # fmt: skip
+    """One completion (streams (seed, sample, key)) of the deals around ``hand`` at ``seat`` (the dealer is the
+    last seat), played five times: side[sample, trump] = the declaring side's points when the seat declares in
+    that trump; passing[sample] and roles[sample] = the seat's score and role when it passes and the bots hold
+    the auction. ``scratch`` is ``new_scratch()``."""
+    rng, hands, points, scores, _ = scratch
+    dealer = players - 1
+    for play in range(PLAYS):
+        hands[seat] = hand
+        _, kitty = start_round(seed, sample, key, dealer, players, rng, hands, seat)
+        if play < PASS:  # the others pass; the level only matters for the score, taken from side
+            declarer, bid, trump = seat, MIN_BID, play
+        else:
+            declarer, bid, trump = auction(bots, rng, hands, dealer, players, forced, seat)
+            if declarer < 0:
+                passing[sample], roles[sample] = 0, NOBODY
+                continue
+        _, partner, won = play_contract(bots, random_only, rng, hands, kitty, dealer, players, declarer, bid, trump,
+                                        discards_count, points, scores)  # fmt: skip
+        if play < PASS:
+            side[sample, play] = won
+        else:
+            passing[sample] = scores[seat]
+            roles[sample] = DECLARER if declarer == seat else PARTNER if partner == seat else DEFENDER
+
+
 @njit(parallel=True, cache=True)
 def completions(
     seed: np.uint64, key: int, hand: np.uint64, seat: int, players: int, forced: bool, discards_count: bool,
     bots: np.ndarray, side: np.ndarray, passing: np.ndarray, roles: np.ndarray,
 ) -> None:  # fmt: skip
-    """For each sample s (streams (seed, s, key)) of the deals around ``hand`` at ``seat`` (the dealer is the last
-    seat): side[s, trump] = the declaring side's points when the seat declares in that trump; passing[s] and
-    roles[s] = the seat's score and role when it passes and the bots hold the auction."""
+    """``complete`` for every sample s < side.shape[0], in parallel blocks."""
     samples = side.shape[0]
-    dealer = players - 1
     random_only = True
     for s in range(players):
         random_only = random_only and bots[s, 0] == RANDOM
     for block in prange((samples + BLOCK - 1) // BLOCK):
-        rng, hands, points, scores, _ = new_scratch()
+        scratch = new_scratch()
         for sample in range(block * BLOCK, min(samples, (block + 1) * BLOCK)):
-            for play in range(PLAYS):
-                hands[seat] = hand
-                _, kitty = start_round(seed, sample, key, dealer, players, rng, hands, seat)
-                if play < PASS:  # the others pass; the level only matters for the score, taken from side
-                    declarer, bid, trump = seat, MIN_BID, play
-                else:
-                    declarer, bid, trump = auction(bots, rng, hands, dealer, players, forced, seat)
-                    if declarer < 0:
-                        passing[sample], roles[sample] = 0, NOBODY
-                        continue
-                _, partner, won = play_contract(bots, random_only, rng, hands, kitty, dealer, players, declarer, bid,
-                                                trump, discards_count, points, scores)  # fmt: skip
-                if play < PASS:
-                    side[sample, play] = won
-                else:
-                    passing[sample] = scores[seat]
-                    roles[sample] = DECLARER if declarer == seat else PARTNER if partner == seat else DEFENDER
+            complete(seed, sample, key, hand, seat, players, forced, discards_count, bots, random_only, scratch, side,
+                     passing, roles)  # fmt: skip
 
 
 def _play(seed: int, key: int, hand: int, seat: int, rules: Any, bots: np.ndarray, samples: int) -> tuple:

@@ -1,9 +1,11 @@
-"""The course of a call-partner deal and game: deal, auction, call, kitty, tricks, scores (RULES.md C3-C10).
+"""The course of a call-partner deal: deal, auction, call, kitty, tricks (RULES.md C3-C9), and the bot protocol.
 
-As for the other games, a compiled driver (``play_round`` and the batch
-kernel ``simulate_games``) plays lineups of built-in bots, and a plain-Python
-driver (``play_round_py``) plays the same deals when a seat holds a Python
-bot; both draw the same random numbers in the same order.
+The compiled loops (``run_auction``, ``run_tricks``) play the built-in bots and
+keep a deal's progress in one state array, so that they can stop at the turn
+of a strong bot and go on with its answer: the drivers in ``game`` ask the
+strong bots there, and the strong bots' own play-outs and the bid advice run
+the same loops with built-in bots only. ``Observation`` and the answer checks
+are the protocol of Python bots.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ import random
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 import bots.callpartner as builtin
 from cardsim.cards import FRENCH52, SUIT_SYMBOLS, bit
 from cardsim.deal import deal_around, draw_cards
 from cardsim.games.callpartner.rules import (
+    DECK_SIZE,
     FULL_DECK,
     HAND_SIZE,
     KEY,
@@ -32,12 +35,10 @@ from cardsim.games.callpartner.rules import (
     TWO,
     card_points,
     final_winner,
-    game_over,
-    legal_mask,
     score_deal,
 )
-from cardsim.protocol import Seat, ask, card_index, checked_card
-from cardsim.rng import DEAL_STREAM, below, seed_streams, stream_seed
+from cardsim.protocol import Seat, card_index
+from cardsim.rng import DEAL_STREAM, below, seed_streams
 
 SUIT_LETTERS = "SHDC"
 # C3 by number of players (index 0..MAX_PLAYERS): cards per hand and in the kitty, for the kernels.
@@ -67,18 +68,57 @@ def start_round(
     return dealer, kitty
 
 
+# A deal in progress as one int64 array (``new_state``), so that a driver can stop where a strong bot decides and
+# go on with its answer. The auction: the seat to speak, passed seats (bits), seats still bidding, the highest bid,
+# its bidder and trump. The tricks: cards played so far in the deal, the trick's leader, led suit, highest key and
+# its seat, one suit so far, the seat that played a 2 (C8 rule 4), the trick's cards and the finished tricks' cards
+# (masks), the called card played. Last the answer a driver gives for the seat it was asked about.
+(SEAT, PASSED, ACTIVE, HIGH, DECLARER, TRUMP, CARDS_PLAYED, LEADER, LED, TOP_KEY, WINNER, ONE_SUIT, TWO_HOLDER,
+ TRICK, PLAYED, REVEALED, ANSWERED, ANSWER, ANSWER_SUIT, STATE_SIZE) = range(20)  # fmt: skip
+
+
 @njit(cache=True)
-def auction(
-    bots: np.ndarray, rng: np.ndarray, hands: np.ndarray, dealer: int, players: int, forced: bool, passer: int
-) -> tuple:  # fmt: skip
-    """C4 with built-in bots: (declarer or -1 when all passed, bid, trump suit). Seat ``passer`` (-1: none)
-    passes at its turn whatever its bot would bid (bid advice: the result of passing)."""
-    passed, active, high, declarer, trump = 0, players, 0, -1, NO_SUIT
-    seat = dealer + 1 if dealer + 1 < players else 0
+def new_state() -> np.ndarray:
+    """An empty state of a deal (see STATE_SIZE)."""
+    return np.zeros(STATE_SIZE, np.int64)
+
+
+@njit(cache=True, inline="always")
+def answer(state: np.ndarray, value: int, suit: int = 0) -> None:
+    """The asked strong bot's decision: a card, or a bid (number, suit) with 0 for a pass."""
+    state[ANSWER], state[ANSWER_SUIT], state[ANSWERED] = value, suit, 1
+
+
+@njit(cache=True, inline="always")
+def start_auction(state: np.ndarray, dealer: int, players: int) -> None:
+    """C4: the auction opens left of the dealer."""
+    state[SEAT] = dealer + 1 if dealer + 1 < players else 0
+    state[PASSED], state[ACTIVE], state[HIGH], state[DECLARER], state[TRUMP] = 0, players, 0, -1, NO_SUIT
+    state[ANSWERED] = 0
+
+
+@njit(cache=True)
+def run_auction(
+    bots: np.ndarray, asking: bool, rng: np.ndarray, hands: np.ndarray, dealer: int, players: int, forced: bool,
+    passer: int, state: np.ndarray,
+) -> int:  # fmt: skip
+    """C4 from ``state`` on with the built-in bots. Returns -1 when the auction is over (``state``: DECLARER, -1 when
+    all passed, HIGH and TRUMP), or, if ``asking``, the seat of a strong bot whose turn it is: the driver puts its
+    bid into the state (``answer``) and calls again. Seat ``passer`` (-1: none) passes at its turn whatever its
+    bot would bid (bid advice: the result of passing)."""
+    seat, passed, active = state[SEAT], state[PASSED], state[ACTIVE]
+    high, declarer, trump = state[HIGH], state[DECLARER], state[TRUMP]
     while True:
         if not (passed >> seat) & 1:
             if seat == passer:
                 number, suit = 0, 0
+            elif asking and bots[seat, 0] >= builtin.FIRST_STRONG:
+                if not state[ANSWERED]:
+                    state[SEAT], state[PASSED], state[ACTIVE] = seat, passed, active
+                    state[HIGH], state[DECLARER], state[TRUMP] = high, declarer, trump
+                    return seat
+                number, suit = state[ANSWER], state[ANSWER_SUIT]
+                state[ANSWERED] = 0
             else:
                 number, suit = builtin.bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], high, players)
             if number == 0:  # a pass is final
@@ -92,54 +132,111 @@ def auction(
     if declarer < 0 and forced:  # all passed: the dealer declares 10 in a suit of choice
         declarer, high = dealer, MIN_BID
         trump = builtin.forced_trump(int(bots[dealer, 0]), rng, 1 + dealer, hands[dealer], players)
-    return declarer, high, trump
+    state[HIGH], state[DECLARER], state[TRUMP] = high, declarer, trump
+    return -1
 
 
 @njit(cache=True)
-def play_tricks(
-    bots: np.ndarray, random_only: bool, rng: np.ndarray, hands: np.ndarray, players: int, trump: int, leader: int,
-    declarer: int, partner: int, called: int, discards: np.uint64, points: np.ndarray,
-) -> None:  # fmt: skip
-    """C7, C8: the tricks, from ``leader`` on; adds each trick's points to points[winner].
+def auction(
+    bots: np.ndarray, rng: np.ndarray, hands: np.ndarray, dealer: int, players: int, forced: bool, passer: int
+) -> tuple:  # fmt: skip
+    """C4 with built-in bots only (strong ones bid as the heuristic): (declarer or -1 when all passed, bid, trump)."""
+    state = new_state()
+    start_auction(state, dealer, players)
+    run_auction(bots, False, rng, hands, dealer, players, forced, passer, state)
+    return state[DECLARER], state[HIGH], state[TRUMP]
 
-    ``random_only`` is a constant at both call sites in ``play_round``: LLVM specialises the call with True into
-    a loop without any heuristic code (a third faster for random lineups).
+
+@njit(cache=True, inline="always")
+def take_contract(
+    bots: np.ndarray, rng: np.ndarray, hands: np.ndarray, kitty: np.uint64, players: int, declarer: int, trump: int,
+    discards_count: bool,
+) -> tuple:  # fmt: skip
+    """C5, C6: the declarer's call, the kitty and the discards. Returns (called card, partner or -1, discards)."""
+    called = builtin.call(int(bots[declarer, 0]), rng, 1 + declarer, hands[declarer], trump)  # C5
+    partner = -1
+    for s in range(players):
+        if (hands[s] >> np.uint64(called)) & np.uint64(1):
+            partner = s
+    hands[declarer] |= kitty  # C6
+    discards = builtin.discard(int(bots[declarer, 0]), rng, 1 + declarer, hands[declarer], KITTY_OF[players], trump,
+                               discards_count)  # fmt: skip
+    hands[declarer] ^= discards
+    return called, partner, discards
+
+
+@njit(cache=True, inline="always")
+def start_tricks(state: np.ndarray, dealer: int, players: int, points: np.ndarray) -> None:
+    """C7: left of the dealer leads the first trick; nobody has points yet."""
+    state[CARDS_PLAYED], state[LEADER] = 0, dealer + 1 if dealer + 1 < players else 0
+    state[PLAYED], state[REVEALED], state[ANSWERED] = 0, 0, 0
+    for s in range(players):
+        points[s] = 0
+
+
+@njit(cache=True)
+def run_tricks(
+    bots: np.ndarray, random_only: bool, asking: bool, rng: np.ndarray, hands: np.ndarray, players: int, trump: int,
+    declarer: int, partner: int, called: int, discards: np.uint64, points: np.ndarray, state: np.ndarray,
+    log: np.ndarray,
+) -> int:  # fmt: skip
+    """C7, C8 from ``state`` on with the built-in bots: adds each trick's points to points[winner] and writes the
+    cards in play order into ``log``. Returns -1 at the end of the deal, or, if ``asking``, the seat to play when
+    it holds a strong bot or an answer is waiting: an answer waiting is played, else the driver puts the strong
+    bot's card into the state (``answer``) and calls again.
+
+    ``random_only`` is a constant at the call sites: LLVM specialises the call with True into a loop without any
+    heuristic code (a third faster for random lineups).
     """
-    played = np.uint64(0)
-    revealed = False
-    for _ in range(HAND_OF[players]):
-        seat = leader  # the lead: any card (C7)
-        bot = builtin.RANDOM if random_only else int(bots[seat, 0])
-        card = builtin.play(bot, rng, 1 + seat, hands[seat], hands[seat], 0, players, trump, NO_SUIT, -1, seat,
-                            True, -1, np.uint64(0), seat, declarer, partner, revealed, played, discards)  # fmt: skip
-        hands[seat] ^= bit(card)
-        trick = bit(card)
-        led = SUIT_OF[card]
-        follow = SUIT_MASK[led]
-        top_key, winner = KEY[trump, card], seat  # C8, decided card by card (rule 4 at the end)
-        one_suit, two_holder = True, seat if RANK_OF[card] == TWO else -1
-        revealed = revealed or card == called
-        for i in range(1, players):
-            seat = seat + 1 if seat + 1 < players else 0  # no division by a variable in the hot loop
-            hand = hands[seat]
-            legal = hand & follow  # C7: follow suit if able (rules.legal_mask, inlined)
+    k, leader, total = state[CARDS_PLAYED], state[LEADER], HAND_OF[players] * players
+    led, top_key, winner, two_holder = state[LED], state[TOP_KEY], state[WINNER], state[TWO_HOLDER]
+    one_suit = state[ONE_SUIT] != 0
+    trick, played, revealed = np.uint64(state[TRICK]), np.uint64(state[PLAYED]), state[REVEALED] != 0
+    pos = k % players
+    seat = leader + pos if leader + pos < players else leader + pos - players
+    while k < total:
+        hand = hands[seat]
+        if pos == 0:  # the lead: any card (C7)
+            led, top_key, winner, one_suit, two_holder, trick = NO_SUIT, -1, seat, True, -1, np.uint64(0)
+            legal = hand
+        else:
+            legal = hand & SUIT_MASK[led]  # C7: follow suit if able (rules.legal_mask, inlined)
             if not legal:
                 legal = hand
+        if asking and (state[ANSWERED] or bots[seat, 0] >= builtin.FIRST_STRONG):
+            if not state[ANSWERED]:
+                state[CARDS_PLAYED], state[LEADER], state[LED], state[TOP_KEY] = k, leader, led, top_key
+                state[WINNER], state[ONE_SUIT], state[TWO_HOLDER] = winner, one_suit, two_holder
+                state[TRICK], state[PLAYED], state[REVEALED] = np.int64(trick), np.int64(played), revealed
+                return seat
+            card = state[ANSWER]
+            state[ANSWERED] = 0
+        else:
             bot = builtin.RANDOM if random_only else int(bots[seat, 0])
-            card = builtin.play(bot, rng, 1 + seat, hand, legal, i, players, trump, led, top_key, winner, one_suit,
+            card = builtin.play(bot, rng, 1 + seat, hand, legal, pos, players, trump, led, top_key, winner, one_suit,
                                 two_holder, trick, seat, declarer, partner, revealed, played, discards)  # fmt: skip
-            hands[seat] = hand ^ bit(card)
-            trick |= bit(card)
-            key = KEY[trump, card]
-            winner = seat if key > top_key else winner
-            top_key = max(key, top_key)
-            one_suit = one_suit & (SUIT_OF[card] == led)
-            two_holder = seat if RANK_OF[card] == TWO else two_holder
-            revealed = revealed | (card == called)
-        winner = final_winner(winner, top_key, one_suit, two_holder)
-        points[winner] += card_points(trick)
-        played |= trick
-        leader = winner
+        hands[seat] = hand ^ bit(card)
+        log[k] = card
+        if pos == 0:
+            led = SUIT_OF[card]
+        trick |= bit(card)
+        key = KEY[trump, card]  # C8, decided card by card (rule 4 at the end of the trick)
+        winner = seat if key > top_key else winner
+        top_key = max(key, top_key)
+        one_suit = one_suit & (SUIT_OF[card] == led)
+        two_holder = seat if RANK_OF[card] == TWO else two_holder
+        revealed = revealed | (card == called)
+        k += 1
+        pos += 1
+        if pos == players:
+            winner = final_winner(winner, top_key, one_suit, two_holder)
+            points[winner] += card_points(trick)
+            played |= trick
+            leader, seat, pos = winner, winner, 0
+        else:
+            seat = seat + 1 if seat + 1 < players else 0  # no division by a variable in the hot loop
+    state[CARDS_PLAYED], state[LEADER], state[PLAYED], state[REVEALED] = k, leader, np.int64(played), revealed
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -147,49 +244,20 @@ def play_contract(
     bots: np.ndarray, random_only: bool, rng: np.ndarray, hands: np.ndarray, kitty: np.uint64, dealer: int,
     players: int, declarer: int, bid: int, trump: int, discards_count: bool, points: np.ndarray, scores: np.ndarray,
 ) -> tuple:  # fmt: skip
-    """C5-C9 once the auction is won: the call, the kitty and discards, the tricks and the scores. Fills
-    points/scores[seat]; returns (called card, partner or -1, side points). The built-in bots' call, discards
-    and play do not look at the bid number (only the scores do)."""
-    called = builtin.call(int(bots[declarer, 0]), rng, 1 + declarer, hands[declarer], trump)  # C5
-    partner = -1
-    for s in range(players):
-        points[s] = 0
-        if (hands[s] >> np.uint64(called)) & np.uint64(1):
-            partner = s
-    hands[declarer] |= kitty  # C6
-    discards = builtin.discard(int(bots[declarer, 0]), rng, 1 + declarer, hands[declarer], KITTY_OF[players], trump,
-                               discards_count)  # fmt: skip
-    hands[declarer] ^= discards
-    leader = dealer + 1 if dealer + 1 < players else 0  # C7
+    """C5-C9 once the auction is won, with built-in bots only (strong ones play as the heuristic): the call, the
+    kitty and discards, the tricks and the scores. Fills points/scores[seat]; returns (called card, partner or -1,
+    side points). The built-in bots' call, discards and play do not look at the bid number (only the scores do)."""
+    called, partner, discards = take_contract(bots, rng, hands, kitty, players, declarer, trump, discards_count)
+    state, log = new_state(), np.empty(DECK_SIZE, np.int64)
+    start_tricks(state, dealer, players, points)
     if random_only:  # a constant argument: LLVM compiles a loop without any heuristic code for it
-        play_tricks(bots, True, rng, hands, players, trump, leader, declarer, partner, called, discards, points)
+        run_tricks(bots, True, False, rng, hands, players, trump, declarer, partner, called, discards, points, state,
+                   log)  # fmt: skip
     else:
-        play_tricks(bots, False, rng, hands, players, trump, leader, declarer, partner, called, discards, points)
+        run_tricks(bots, False, False, rng, hands, players, trump, declarer, partner, called, discards, points, state,
+                   log)  # fmt: skip
     side = score_deal(players, declarer, partner, bid, points, card_points(discards), discards_count, scores)
     return called, partner, side
-
-
-@njit(cache=True, inline="always")
-def play_round(
-    seed: np.uint64, unit: int, sub: int, dealer: int, players: int, forced: bool, discards_count: bool,
-    bots: np.ndarray, random_only: bool, rng: np.ndarray, hands: np.ndarray, points: np.ndarray, scores: np.ndarray,
-) -> tuple:  # fmt: skip
-    """One deal with built-in bots; fills points/scores[seat] (trick points, C9 score). ``random_only``: every
-    seat holds the random bot (the same deal, played by a loop without heuristic code).
-
-    Returns (dealer, declarer, bid, trump, called card, partner, side points, made); a deal nobody
-    declared returns declarer, trump, called card and partner -1 and scores 0 for everybody.
-    """
-    dealer, kitty = start_round(seed, unit, sub, dealer, players, rng, hands)
-    declarer, bid, trump = auction(bots, rng, hands, dealer, players, forced, -1)
-    if declarer < 0:
-        for s in range(players):
-            points[s] = 0
-            scores[s] = 0
-        return dealer, -1, 0, NO_SUIT, -1, -1, 0, False
-    called, partner, side = play_contract(bots, random_only, rng, hands, kitty, dealer, players, declarer, bid, trump,
-                                          discards_count, points, scores)  # fmt: skip
-    return dealer, declarer, bid, trump, called, partner, side, side >= bid
 
 
 @njit(cache=True)
@@ -202,44 +270,6 @@ def new_scratch() -> tuple:
         np.empty(MAX_PLAYERS, np.int64),
         np.empty(MAX_PLAYERS, np.int64),
     )
-
-
-@njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
-def simulate_games(
-    seed: np.uint64, start: int, players: int, games: bool, target: int, max_deals: int, forced: bool,
-    discards_count: bool, bots: np.ndarray, played: np.ndarray, dealers: np.ndarray, declarers: np.ndarray,
-    bids: np.ndarray, trumps: np.ndarray, called: np.ndarray, partners: np.ndarray, side_points: np.ndarray,
-    made: np.ndarray, points: np.ndarray, scores: np.ndarray,
-) -> None:  # fmt: skip
-    """Units ``start ..`` in parallel: single deals (stream (seed, unit, 0)), or whole games (C10) whose deal d
-    is stream (seed, unit, d), the dealer rotating from a random first dealer. Out arrays are
-    [unit, deal(, seat)]; ``played[unit]`` says how many deals are filled."""
-    count = played.shape[0]
-    block = GAMES_BLOCK if games else ROUNDS_BLOCK
-    random_only = True
-    for s in range(players):
-        random_only = random_only and bots[s, 0] == builtin.RANDOM
-    for b in prange((count + block - 1) // block):
-        rng, hands, pts, sc, totals = new_scratch()
-        for u in range(b * block, min(count, (b + 1) * block)):
-            for s in range(players):
-                totals[s] = 0
-            d, first = 0, -1
-            while True:
-                dealer = -1 if d == 0 else (first + d) % players  # the deal rotates (C3)
-                result = play_round(seed, start + u, d, dealer, players, forced, discards_count, bots, random_only,
-                                    rng, hands, pts, sc)  # fmt: skip
-                if d == 0:
-                    first = result[0]
-                dealers[u, d], declarers[u, d], bids[u, d], trumps[u, d] = result[0], result[1], result[2], result[3]
-                called[u, d], partners[u, d], side_points[u, d], made[u, d] = result[4], result[5], result[6], result[7]
-                for s in range(players):
-                    points[u, d, s], scores[u, d, s] = pts[s], sc[s]
-                    totals[s] += sc[s]
-                d += 1
-                if not games or game_over(totals, players, d, target, max_deals):
-                    break
-            played[u] = d
 
 
 # --- the Python driver and the bot protocol ---------------------------------
@@ -326,7 +356,7 @@ class RoundRecord:
     scores: list[int] = field(default_factory=list)
 
 
-def _checked_bid(answer, min_bid: int, forced: bool, seat: Seat, decision: str) -> tuple[int, int]:
+def checked_bid(answer, min_bid: int, forced: bool, seat: Seat, decision: str) -> tuple[int, int]:
     """A Python bot's bid as (number, suit), (0, 0) for a pass (None), else a clear error (C4, D2)."""
     if answer is None and not forced:
         return 0, 0
@@ -344,7 +374,7 @@ def _checked_bid(answer, min_bid: int, forced: bool, seat: Seat, decision: str) 
     raise seat.error(decision, f"bid {answer!r}; allowed: {allowed}")
 
 
-def _checked_call(answer, hand: int, seat: Seat) -> int:
+def checked_call(answer, hand: int, seat: Seat) -> int:
     """The called card if it is a card outside the declarer's hand, else a clear error (C5, D2)."""
     card = card_index(answer, FRENCH52)
     if card < 0 or hand >> card & 1:
@@ -354,7 +384,7 @@ def _checked_call(answer, hand: int, seat: Seat) -> int:
     return card
 
 
-def _checked_discards(answer, hand: int, count: int, seat: Seat) -> int:
+def checked_discards(answer, hand: int, count: int, seat: Seat) -> int:
     """The discards as a mask if they are ``count`` different cards of the hand, else a clear error (C6, D2)."""
     cards = [card_index(c, FRENCH52) for c in answer] if isinstance(answer, (list, tuple)) else []
     mask = sum(1 << c for c in set(cards) if c >= 0)
@@ -364,149 +394,3 @@ def _checked_discards(answer, hand: int, count: int, seat: Seat) -> int:
             f"kitty: {FRENCH52.names(hand)}"
         )  # fmt: skip
     return mask
-
-
-def play_round_py(
-    seed: int, unit: int, sub: int, in_game: bool, dealer: int, rules, lineup: list, names: list[str]
-) -> RoundRecord:
-    """One deal in plain Python (deal ``sub`` of unit ``unit``; ``in_game``: the unit is a game, for error
-    messages); ``lineup[seat]`` is a built-in bot id (int) or a Python bot object."""
-    players, kitty_size = rules.players, rules.kitty
-    forced, discards_count = rules.all_pass == "dealer_forced", rules.discards_count
-    rng, hands = new_scratch()[:2]
-    dealer, kitty = (int(x) for x in start_round(np.uint64(seed), unit, sub, dealer, players, rng, hands))
-    rec = RoundRecord(dealer, [int(h) for h in hands[:players]], kitty)
-    seats = [Seat(names[s], s, "callpartner", seed, unit, sub, in_game) for s in range(players)]
-    python_rngs = {s: random.Random(stream_seed(seed, unit, sub, 1 + s)) for s in range(players)}
-    points = [0] * players
-    table = {"high": 0, "trick": [], "leader": -1, "revealed": False, "discarded": False}
-
-    def observe(seat: int, decision: str, legal: int, min_bid: int = MIN_BID, is_forced: bool = False) -> Observation:
-        declared = rec.declarer >= 0 and decision != "bid"
-        called = rec.called if declared and decision != "call" else -1
-        is_declarer = seat == rec.declarer
-        knows_partner = called >= 0 and (
-            table["revealed"] or (seat == rec.partner) or (is_declarer and rec.partner < 0 and decision != "call")
-        )
-        sees_kitty = is_declarer and decision in ("discard", "play")
-        return Observation(
-            decision, seat, dealer, players, FRENCH52.names(int(hands[seat])).split(), FRENCH52.names(legal).split(),
-            list(rec.auction), table["high"] or None, min_bid, is_forced,
-            rec.declarer if declared else None, rec.bid if declared else None,
-            SUIT_LETTERS[rec.trump] if declared else None, FRENCH52.name_of(called) if called >= 0 else None,
-            rec.partner if knows_partner and rec.partner >= 0 else None, knows_partner,
-            FRENCH52.names(kitty).split() if sees_kitty else None,
-            FRENCH52.names(rec.discards).split() if is_declarer and table["discarded"] else None, kitty_size,
-            [FRENCH52.name_of(c) for c in table["trick"]], table["leader"], list(rec.tricks), list(points),
-            python_rngs[seat], seed, unit, sub,
-        )  # fmt: skip
-
-    # C4: the auction, from the dealer's left
-    passed, active, turn = set(), players, 0
-    seat = (dealer + 1) % players
-    while True:
-        if seat not in passed:
-            bot, high = lineup[seat], table["high"]
-            if isinstance(bot, int):
-                number, suit = (int(x) for x in builtin.bid(bot, rng, 1 + seat, hands[seat], high, players))
-            else:
-                min_bid = max(MIN_BID, high + 1)
-                answer = ask(bot.bid, observe(seat, "bid", 0, min_bid), seats[seat], f"auction turn {turn + 1}")
-                number, suit = _checked_bid(answer, min_bid, False, seats[seat], f"auction turn {turn + 1}")
-            turn += 1
-            if number == 0:
-                passed.add(seat)
-                active -= 1
-                rec.auction.append(Bid(seat, None, None))
-            else:
-                table["high"], rec.trump, rec.declarer = number, suit, seat
-                rec.auction.append(Bid(seat, number, SUIT_LETTERS[suit]))
-            if table["high"] == MAX_BID or active == 0 or (rec.declarer >= 0 and active == 1):
-                break
-        seat = (seat + 1) % players
-    if rec.declarer < 0 and forced:  # all passed: the dealer declares 10 in a suit of choice
-        bot = lineup[dealer]
-        if isinstance(bot, int):
-            suit = int(builtin.forced_trump(bot, rng, 1 + dealer, hands[dealer], players))
-        else:
-            decision = f"auction turn {turn + 1} (all passed: the dealer declares {MIN_BID})"
-            answer = ask(bot.bid, observe(dealer, "bid", 0, MIN_BID, True), seats[dealer], decision)
-            suit = _checked_bid(answer, MIN_BID, True, seats[dealer], decision)[1]
-        table["high"], rec.trump, rec.declarer = MIN_BID, suit, dealer
-        rec.auction.append(Bid(dealer, MIN_BID, SUIT_LETTERS[suit]))
-    rec.bid = table["high"]
-    declarer, trump = rec.declarer, rec.trump
-    if declarer < 0:  # nobody declared: the deal scores nothing (redeal)
-        rec.points = points
-        rec.scores = [0] * players
-        return rec
-
-    # C5: the partner call
-    bot = lineup[declarer]
-    if isinstance(bot, int):
-        called = int(builtin.call(bot, rng, 1 + declarer, hands[declarer], trump))
-    else:
-        free = int(FULL_DECK) & ~int(hands[declarer])
-        called = _checked_call(ask(bot.call, observe(declarer, "call", free), seats[declarer], "call"),
-                               int(hands[declarer]), seats[declarer])  # fmt: skip
-    rec.called = called
-    rec.partner = next((s for s in range(players) if int(hands[s]) >> called & 1), -1)
-    partner = rec.partner
-
-    # C6: the kitty and the discards
-    hands[declarer] |= np.uint64(kitty)
-    if isinstance(bot, int):
-        discards = int(builtin.discard(bot, rng, 1 + declarer, hands[declarer], kitty_size, trump, discards_count))
-    else:
-        hand = int(hands[declarer])
-        answer = ask(bot.discard, observe(declarer, "discard", hand), seats[declarer], "discard")
-        discards = _checked_discards(answer, hand, kitty_size, seats[declarer])
-    rec.discards = discards
-    table["discarded"] = True
-    hands[declarer] ^= np.uint64(discards)
-
-    # C7, C8: the tricks
-    leader = (dealer + 1) % players
-    played = 0
-    for t in range(rules.hand_size):
-        led, top_key, winner, one_suit, two_holder, trick = NO_SUIT, -1, leader, True, -1, 0
-        table["trick"], table["leader"] = [], leader
-        for i in range(players):
-            seat = (leader + i) % players
-            legal = int(legal_mask(hands[seat], led))
-            bot = lineup[seat]
-            if isinstance(bot, int):
-                card = int(builtin.play(bot, rng, 1 + seat, hands[seat], np.uint64(legal), i, players, trump, led,
-                                        top_key, winner, one_suit, two_holder, np.uint64(trick), seat, declarer,
-                                        partner, table["revealed"], np.uint64(played),
-                                        np.uint64(discards)))  # fmt: skip
-            else:
-                decision = f"trick {t + 1}, card {i + 1}"
-                answer = ask(bot.play, observe(seat, "play", legal), seats[seat], decision)
-                card = checked_card(answer, legal, FRENCH52, seats[seat], decision)
-            hands[seat] ^= bit(card)
-            trick |= 1 << card
-            table["trick"].append(card)
-            if i == 0:
-                led = int(SUIT_OF[card])
-            key = int(KEY[trump, card])
-            if key > top_key:
-                top_key, winner = key, seat
-            one_suit = one_suit and int(SUIT_OF[card]) == led
-            if RANK_OF[card] == TWO:
-                two_holder = seat
-            table["revealed"] = table["revealed"] or card == called
-        winner = int(final_winner(winner, top_key, one_suit, two_holder))
-        won = int(card_points(np.uint64(trick)))
-        points[winner] += won
-        rec.tricks.append(Trick(leader, tuple(FRENCH52.name_of(c) for c in table["trick"]), winner, won))
-        played |= trick
-        leader = winner
-    table["trick"], table["leader"] = [], -1
-    rec.points = points
-    scores = np.zeros(players, np.int64)
-    rec.side_points = int(score_deal(players, declarer, partner, rec.bid, np.array(points, np.int64),
-                                     int(card_points(np.uint64(discards))), discards_count, scores))  # fmt: skip
-    rec.made = rec.side_points >= rec.bid
-    rec.scores = [int(x) for x in scores]
-    return rec
