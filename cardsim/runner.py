@@ -26,7 +26,7 @@ import os
 import sys
 import threading
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -149,7 +149,8 @@ def encode_chunk(exp: Experiment, batches: list[Batch]) -> tuple[bytes, DealStat
 
     front = get_game(exp.game)
     stats = DealStats.of_batches(front, batches, exp.bots)
-    tables = [pa.table(_wide_columns(batch, rotation)) for rotation, batch in enumerate(batches)]
+    derived = front.derived(front.make_rules(exp.rules.split(",")))
+    tables = [pa.table(_wide_columns(batch, rotation, derived)) for rotation, batch in enumerate(batches)]
     sink = pa.BufferOutputStream()
     table = pa.concat_tables(tables)
     split = [f.name for f in table.schema if pa.types.is_integer(f.type) or pa.types.is_floating(f.type)]
@@ -157,8 +158,9 @@ def encode_chunk(exp: Experiment, batches: list[Batch]) -> tuple[bytes, DealStat
     return sink.getvalue().to_pybytes(), stats
 
 
-def _wide_columns(batch: Batch, rotation: int) -> dict[str, np.ndarray]:
-    """One entry per played round: its unit, round, rotation, per-round values and ``<value>_<seat>`` columns."""
+def _wide_columns(batch: Batch, rotation: int, derived: Collection[str]) -> dict[str, np.ndarray]:
+    """One entry per played round: its unit, round, rotation, per-round values and ``<value>_<seat>`` columns
+    (less the ``derived`` ones, which follow from the others and are recomputed on reading)."""
     if batch.games:
         unit, rnd = np.nonzero(batch.valid)
         cols = {"game_no": batch.start + unit, "round": rnd}
@@ -167,9 +169,9 @@ def _wide_columns(batch: Batch, rotation: int) -> dict[str, np.ndarray]:
         cols = {"round": batch.start + unit}
     cols = {k: v.astype(np.int64) for k, v in cols.items()}
     cols["rotation"] = np.full(unit.size, rotation, np.int8)
-    cols.update({name: _played(values, unit, rnd) for name, values in batch.per_round.items()})
+    cols.update({name: _played(values, unit, rnd) for name, values in batch.per_round.items() if name not in derived})
     seats = batch.per_seat[batch.score].shape[2]
-    per_seat = {name: _played(values, unit, rnd) for name, values in batch.per_seat.items()}
+    per_seat = {name: _played(values, unit, rnd) for name, values in batch.per_seat.items() if name not in derived}
     if batch.games:
         per_seat.update(game_total=batch.game_totals[unit], game_win=batch.game_wins()[unit])
     for name, played in per_seat.items():
@@ -468,7 +470,8 @@ def load_rows(out: str | os.PathLike) -> pd.DataFrame:
 
 
 def _tidy(wide: pd.DataFrame, exp: Experiment, front) -> pd.DataFrame:
-    """Wide chunk rows (seats as columns) as one row per seat, with bot names and labelled categories."""
+    """Wide chunk rows (seats as columns) as one row per seat, with bot names, the derived columns recomputed and
+    categories labelled."""
     seats = len(exp.bots)
     per_seat = _per_seat_names(wide, seats)
     shared = [c for c in wide.columns if c.rpartition("_")[0] not in per_seat]
@@ -479,17 +482,20 @@ def _tidy(wide: pd.DataFrame, exp: Experiment, front) -> pd.DataFrame:
         "seed": np.full(n * seats, exp.seed, np.uint64),
     }
     for column in shared:
-        values = np.repeat(wide[column].to_numpy(), seats)
-        data[column] = pd.Categorical.from_codes(values.astype(np.int16), front.categories[column]) if (
-            column in front.categories) else values  # fmt: skip
+        data[column] = np.repeat(wide[column].to_numpy(), seats)
         if column == "rotation":
             data["seat"] = np.tile(np.arange(seats, dtype=np.int8), n)
             names = list(dict.fromkeys(exp.bots))
             lineups = np.array([[names.index(b) for b in rotated(exp.bots, r)] for r in range(exp.rotations)])
-            codes = lineups[values.astype(np.intp), data["seat"].astype(np.intp)]
+            codes = lineups[data["rotation"].astype(np.intp), data["seat"].astype(np.intp)]
             data["bot"] = pd.Categorical.from_codes(codes.astype(np.int8), names)
     for name in per_seat:
         data[name] = np.column_stack([wide[f"{name}_{s}"].to_numpy() for s in range(seats)]).ravel()
+    for name, derive in front.derived(front.make_rules(exp.rules.split(","))).items():
+        data[name] = derive(data)
+    for name, labels in front.categories.items():
+        if name in data:
+            data[name] = pd.Categorical.from_codes(data[name].astype(np.int16), labels)
     return pd.DataFrame(data)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -63,6 +64,11 @@ class Game(ABC):
     @abstractmethod
     def run(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool) -> Batch:
         """Units ``start .. start+count-1`` (single rounds, or whole games) as a batch of arrays."""
+
+    def derived(self, rules: Any) -> dict[str, Callable[[dict[str, np.ndarray]], np.ndarray]]:
+        """Columns that follow from other columns by the rules (name -> function of the columns). The tournament
+        runner does not store them in its Parquet chunks (fewer values to encode) and recomputes them on reading."""
+        return {}
 
     def rates(self, batch: Batch) -> dict[str, np.ndarray]:
         """The game's own yes/no measures as [round, seat], summarised per seat as rates (e.g. exact predictions)."""

@@ -10,7 +10,7 @@ from bots.differenzler import BOT_DOCS, BOT_IDS
 from cardsim.cards import JASS36
 from cardsim.games import Game, replay_title
 from cardsim.games.differenzler.play import play_round_py, simulate_games
-from cardsim.games.differenzler.rules import PLAYERS, ROUNDS_PER_GAME, DifferenzlerRules, game_over
+from cardsim.games.differenzler.rules import PLAYERS, ROUNDS_PER_GAME, DifferenzlerRules, game_over, penalties_of
 from cardsim.lineup import Lineup
 from cardsim.results import Batch
 
@@ -54,6 +54,12 @@ class Differenzler(Game):
         per_round = {"first_hand": first_hands, "trump_card": trump_cards, "trump": trump_cards // 9}
         per_seat = {"prediction": predictions, "points": points, "penalty": penalties}
         return Batch(start, played, per_round, per_seat, games, self.score, not self.lower_is_better)
+
+    def derived(self, rules: DifferenzlerRules) -> dict:
+        return {
+            "trump": lambda columns: columns["trump_card"] // 9,
+            "penalty": lambda columns: penalties_of(columns["prediction"], columns["points"], rules.exact_bonus),
+        }
 
     def rates(self, batch: Batch) -> dict[str, np.ndarray]:
         return {"exact_rate": batch.played_values("prediction") == batch.played_values("points")}
