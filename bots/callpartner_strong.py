@@ -30,6 +30,7 @@ from numba import njit
 
 from bots.callpartner import FIRST_STRONG, HEURISTIC, heuristic_bid
 from cardsim.cards import bit, lowest_card, popcount
+from cardsim.errors import CardsimError
 from cardsim.games.callpartner.advise import PASS, complete
 from cardsim.games.callpartner.play import (
     HAND_OF,
@@ -230,3 +231,20 @@ def play(
     """A strong bot's card (C7) after the first ``n`` cards of ``log``; ``discards`` only for the declarer."""
     return mc_play(int(row[SAMPLES]), rng, stream, hand, seat, players, dealer, trump, declarer, bid, called, discards,
                    discards_count, log, n)  # fmt: skip
+
+
+def decision_times(spec: str, rounds: int, seed: int = 0) -> np.ndarray:
+    """Seconds of every decision (bids and cards) of seat 0 playing bot ``spec`` (e.g. ``"mc:samples=16"``) against
+    three heuristic bots, ``rounds`` single 4-player deals, one thread, timed with ``time.perf_counter`` around each
+    compiled call of the Python driver (after a warm-up deal)."""
+    from cardsim.games.callpartner.game import GAME, play_round_py  # the game's drivers import this module
+
+    rules = GAME.make_rules({"players": 4})
+    lineup = GAME.lineup(f"{spec},heuristic,heuristic,heuristic", rules)
+    if not isinstance(lineup.bots[0], int) or lineup.bots[0] < FIRST_STRONG:
+        raise CardsimError(f"decision_times times a strong bot: '{spec}' is none; strong bots: {', '.join(BOT_IDS)}")
+    play_round_py(seed, rounds, 0, False, -1, rules, lineup)  # warm-up (a deal not timed): load the compiled code
+    times: list[float] = []
+    for unit in range(rounds):
+        play_round_py(seed, unit, 0, False, -1, rules, lineup, times)
+    return np.array(times)

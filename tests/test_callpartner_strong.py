@@ -1,0 +1,251 @@
+"""Issue 6 for call-partner: the seat's information set, the Monte Carlo bidder and the PIMC card player ``mc``.
+
+Deals come from the game's own drivers; the checks re-derive what they need from the deal records (hands, kitty,
+discards, tricks) rather than from the code under test.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+import bots.callpartner_strong as strong
+from cardsim import CardsimError, simulate
+from cardsim.cards import FRENCH52
+from cardsim.games.callpartner import advise, game, play
+from cardsim.games.callpartner.game import GAME, play_round_py
+from cardsim.games.callpartner.rules import SUIT_MASK, SUIT_OF
+from cardsim.infoset import count_deals, sample_deals
+from cardsim.rng import next_u64, seed_streams
+
+SMALL = "mc:samples=3:bid_samples=2"
+
+
+def streams(seed: int) -> np.ndarray:
+    rng = np.empty((6, 4), np.uint64)
+    seed_streams(rng, np.uint64(seed), 0, 0)
+    return rng
+
+
+def records(players: int, bots: str, seeds, **options) -> list:
+    """Deal records (through the Python driver) of deals somebody declared."""
+    rules = GAME.make_rules({**options, "players": players})
+    lineup = seated(bots, rules)
+    recs = [play_round_py(7, unit, 0, False, -1, rules, lineup) for unit in seeds]
+    return [r for r in recs if r.declarer >= 0]
+
+
+def seated(bots: str, rules):
+    """The lineup ``bots`` repeated round the table."""
+    names = bots.split(",")
+    return GAME.lineup([names[s % len(names)] for s in range(rules.players)], rules)
+
+
+def history(rec) -> tuple[np.ndarray, list[int]]:
+    """The cards in play order and who played each."""
+    cards = [FRENCH52.parse(c) for t in rec.tricks for c in t.cards]
+    players = len(rec.hands)
+    seats = [(t.leader + i) % players for t in rec.tricks for i in range(len(t.cards))]
+    log = np.full(52, -1, np.int64)
+    log[: len(cards)] = cards
+    return log, seats
+
+
+def start_hands(rec) -> list[int]:
+    """Each seat's hand at the first trick (the declarer's with the kitty, less the discards)."""
+    hands = list(rec.hands)
+    hands[rec.declarer] = (hands[rec.declarer] | rec.kitty) & ~rec.discards
+    return hands
+
+
+def view(rec, seat: int, n: int) -> tuple:
+    """The info set of ``seat`` after ``n`` cards of the deal, built by the bot's builder."""
+    log, seats = history(rec)
+    players = len(rec.hands)
+    hand = start_hands(rec)[seat] & ~sum(1 << c for c, s in zip(log[:n], seats, strict=False) if s == seat)
+    discards = rec.discards if seat == rec.declarer else 0
+    built = strong.infoset(seat, np.uint64(hand), players, rec.dealer, rec.trump, rec.declarer, np.uint64(discards),
+                           True, log, n)  # fmt: skip
+    return hand, log, seats, built
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_infoset_holds_the_true_deal_and_every_sample_fits_the_history(players):
+    """On real deals, at several points and for every seat: the true hidden cards fit the info set, and every
+    sampled deal (with the cards already played) makes each played card legal when it was played (C7) and
+    deals every card once; the piles are the kitty's size (the discards) except for the declarer."""
+    rng = streams(players)
+    checked = 0
+    for rec in records(players, "heuristic,random", range(12)):
+        log, seats = history(rec)
+        total = len(seats)
+        for n in sorted({0, 1, total // 3, total // 2 + 1, total - 2}):
+            for seat in range(players):
+                hand, _, _, (unseen, counts, forbidden, known) = view(rec, seat, n)
+                later = [sum(1 << c for c, s in zip(log[n:total], seats[n:], strict=False) if s == t)
+                         for t in range(players)]  # fmt: skip
+                true_piles = [later[t] if t != seat else 0 for t in range(players)]
+                true_piles.append(rec.discards if seat != rec.declarer else 0)
+                assert sum(true_piles) == int(unseen)
+                assert [bin(p).count("1") for p in true_piles] == list(counts)
+                assert all(p & int(f) == 0 for p, f in zip(true_piles, forbidden, strict=True))
+                assert count_deals(int(unseen), counts, forbidden, known) > 0
+                deals = np.empty((8, players + 1), np.uint64)
+                assert sample_deals(rng, 1, unseen, counts, forbidden, known, deals)
+                for deal in deals:
+                    held = [int(deal[t]) if t != seat else hand for t in range(players)]
+                    assert sum(held) + int(deal[players]) + sum(1 << int(c) for c in log[:n]) == (1 << 52) - 1 - (
+                        rec.discards if seat == rec.declarer else 0)
+                    _assert_legal_history(held, log, seats, n)
+                checked += 1
+    assert checked > 50
+
+
+def _assert_legal_history(held, log, seats, n):
+    """Every one of the first n cards was legal for its player holding its sampled remaining cards plus the cards
+    it played from then on (C7: follow the led suit if able, printed suits)."""
+    players = len(held)
+    for k in range(n):
+        pos = k % players
+        if pos == 0:
+            led = SUIT_OF[log[k]]
+            continue
+        if SUIT_OF[log[k]] != led:
+            seat = seats[k]
+            then = held[seat] | sum(1 << int(c) for c, s in zip(log[k:n], seats[k:n], strict=False) if s == seat)
+            assert then & int(SUIT_MASK[led]) == 0, "a sampled hand held the led suit its player did not follow"
+
+
+def test_infoset_before_the_kitty_is_taken_is_a_kitty_pile():
+    """Before the declarer takes the kitty, everybody (the declarer too) sees a hidden pile of the kitty's size."""
+    rec = records(4, "heuristic", range(5))[0]
+    for seat in range(4):
+        unseen, counts, forbidden, known = strong.infoset(seat, np.uint64(rec.hands[seat]), 4, rec.dealer, rec.trump,
+                                                          rec.declarer, np.uint64(0), False, np.zeros(52, np.int64), 0)
+        assert int(unseen) == (1 << 52) - 1 - rec.hands[seat] and list(counts) == [12 * (s != seat) for s in
+                                                                                    range(4)] + [4]  # fmt: skip
+        assert not forbidden.any() and not known.any()
+
+
+def test_the_bot_reads_no_hidden_card():
+    """Honesty: the drivers hand the bot its own hand, the cards played so far and its own discards only, and its
+    decision does not change when the unused part of the log holds the rest of the deal (the compiled driver
+    reuses the buffer from deal to deal) or when the seats' hidden cards are re-dealt (they are no input)."""
+    asked = []
+
+    class Spy:
+        def bid(self, *args):
+            return strong.bid(*args)
+
+        def play(self, row, rng, stream, hand, seat, players, dealer, trump, declarer, bid, called, discards,
+                 discards_count, log, n):  # fmt: skip
+            asked.append((int(hand), seat, declarer, int(discards), log[:n].copy(), n))
+            return strong.play(row, rng, stream, hand, seat, players, dealer, trump, declarer, bid, called, discards,
+                               discards_count, log, n)  # fmt: skip
+
+    real = game.strong
+    game.strong = Spy()
+    try:
+        deals = []
+        for unit in range(6):
+            asked.clear()
+            deals += [(rec, list(asked)) for rec in records(4, f"{SMALL},heuristic,{SMALL},heuristic", [unit])]
+    finally:
+        game.strong = real
+    assert sum(len(questions) for _, questions in deals) > 20
+    for rec, questions in deals:
+        log, seats = history(rec)
+        for hand, seat, declarer, discards, seen, n in questions:
+            assert declarer == rec.declarer and np.array_equal(seen, log[:n]) and seats[n] == seat
+            played = sum(1 << int(c) for c, s in zip(log[:n], seats, strict=False) if s == seat)
+            assert hand == start_hands(rec)[seat] & ~played
+            assert discards == (rec.discards if seat == declarer else 0)
+    recs = [rec for rec, _ in deals]
+    # the same question with the rest of the deal in the buffer: the same card
+    rec = recs[0]
+    log, seats = history(rec)
+    n = 5
+    seat = seats[n]
+    hand, *_ = view(rec, seat, n)
+    row = GAME.lineup(SMALL, GAME.make_rules({})).table[0]
+    own = np.uint64(rec.discards if seat == rec.declarer else 0)
+    blank = log.copy()
+    blank[n:] = -1
+    choices = {int(strong.play(row, streams(3), 1, np.uint64(hand), seat, 4, rec.dealer, rec.trump, rec.declarer,
+                               rec.bid, rec.called, own, True, buf, n)) for buf in (log.copy(), blank)}  # fmt: skip
+    assert len(choices) == 1 and choices <= {int(c) for c in FRENCH52.cards_of(hand)}
+
+
+def test_mc_bid_takes_the_best_expected_score_of_the_advice_completions():
+    """The bidder's choice is the argmax of the expected scores (+L made, -L failed; passing as played) over the
+    bid advice's completions drawn from its own stream, and passes when passing does better."""
+    hand = np.uint64(FRENCH52.mask("SA SJ CJ SK SQ ST S9 S2 HA DA H3 D4"))
+    weak = np.uint64(FRENCH52.mask("S3 S4 H3 H5 H6 D3 D5 D7 C3 C4 C5 C6"))
+    samples = 40
+    for h, high in ((hand, 0), (hand, 15), (weak, 0), (weak, 19)):
+        rng = streams(11)
+        seed = next_u64(rng.copy(), 1)
+        side, passing, roles = np.empty((samples, 4), np.int8), np.empty(samples, np.int16), np.empty(samples, np.int8)
+        scratch = play.new_scratch()
+        for s in range(samples):
+            advise.complete(seed, s, 0, h, 1, 4, False, True, strong.HEURISTICS, False, scratch, side, passing, roles)
+        levels = np.arange(max(10, high + 1), 21)
+        made = (side[:, None, :] >= levels[None, :, None]).sum(axis=0)  # [level, trump]
+        totals = levels[:, None] * (2 * made - samples)  # samples x the expected score
+        number, suit = strong.mc_bid(samples, rng, 1, h, 1, 3, 4, high, False, True)
+        if totals.max() > passing.sum():
+            level, trump = np.unravel_index(np.argmax(totals), totals.shape)
+            assert (number, suit) == (levels[level], trump)
+        else:
+            assert (number, suit) == (0, 0)
+    assert strong.mc_bid(samples, streams(11), 1, hand, 1, 3, 4, 0, False, True)[0] >= 10  # the strong hand bids
+    assert strong.mc_bid(samples, streams(11), 1, weak, 1, 3, 4, 19, False, True) == (0, 0)  # no 20 on a weak hand
+
+
+@pytest.mark.parametrize("players, bots, options", [
+    (4, f"{SMALL},heuristic,random,{SMALL}", {}),
+    (3, f"heuristic,{SMALL}", {"all_pass": "dealer_forced"}),
+    (5, SMALL, {"discards_count": False}),
+])  # fmt: skip
+def test_compiled_and_python_drivers_agree_with_mc(players, bots, options):
+    rules = GAME.make_rules({**options, "players": players})
+    lineup = seated(bots, rules)
+    fast = GAME.run(rules, lineup, 5, 100, 25, False).rows()
+    slow = GAME.run(rules, lineup, 5, 100, 25, False, engine="python").rows()
+    for key in fast:
+        assert np.array_equal(fast[key], slow[key]), key
+
+
+def test_same_seed_same_rows_with_one_and_two_threads():
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("numba has a single thread on this machine: no second thread count to compare with")
+    kwargs = {"rounds": 300, "seed": 4, "keep_rows": True}
+    bots = f"{SMALL},heuristic,heuristic,heuristic"
+    one = simulate("callpartner", bots, threads=1, **kwargs).rows
+    two = simulate("callpartner", bots, threads=2, **kwargs).rows
+    assert one.equals(two)
+
+
+def test_mc_clearly_beats_random_bots():
+    """A sanity check of strength, not a measurement: mc's mean score per deal against three random bots."""
+    batch = simulate("callpartner", "mc:samples=6:bid_samples=8,random,random,random", rounds=300, seed=2)
+    means = batch.summary.set_index("seat")["mean_score"]
+    assert means[0] > means[1:].max() + 2
+
+
+@pytest.mark.parametrize("spec, problem", [
+    ("mc:samples=0", "samples=0 is not allowed; samples is a whole number from 1 to 4096"),
+    ("mc:bid_samples=2.5", "bid_samples=2.5 is not allowed"),
+    ("mc:depth=3", "'depth=3' is not a setting of mc; its settings: samples=N, bid_samples=N"),
+])  # fmt: skip
+def test_bad_settings_are_refused(spec, problem):
+    with pytest.raises(CardsimError, match=problem):
+        GAME.lineup(spec)
+
+
+def test_decision_times():
+    times = strong.decision_times(SMALL, 3, seed=1)
+    assert times.ndim == 1 and len(times) >= 3 and (times > 0).all()
+    with pytest.raises(CardsimError, match="strong bots: mc"):
+        strong.decision_times("heuristic", 1)
