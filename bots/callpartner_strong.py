@@ -70,8 +70,8 @@ BOT_DOCS = {
 }
 BOT_SETTINGS = {
     "mc": {
-        "samples": Setting(12, 1, 4096, "deals sampled per card decision"),
-        "bid_samples": Setting(24, 0, 4096, "completions per bid decision (0: bid as the heuristic)"),
+        "samples": Setting(64, 1, 4096, "deals sampled per card decision"),
+        "bid_samples": Setting(48, 0, 4096, "completions per bid decision (0: bid as the heuristic)"),
     },
 }
 SAMPLES, BID_SAMPLES = 1, 2  # columns of a bot's table row
