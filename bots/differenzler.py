@@ -1,10 +1,19 @@
-"""Built-in compiled Differenzler bots: ``random`` and ``heuristic``.
+"""Built-in compiled Differenzler bots ``random`` and ``heuristic``, and how built-in bots play a round on.
 
 A bot decides from what its seat may see: its own hand, the trump card the
 dealer showed, the cards on the table, its own prediction and points, and
 (with open predictions, A7) the predictions announced so far. The engine
 calls ``predict`` and ``play`` with the bot's id, so one compiled kernel
 serves every lineup and seating without recompiling.
+
+A round in progress is a small int array ``state`` (trick number, cards in
+the trick, leader, led suit, best key and highest trump so far, winner,
+points in the trick) beside hands, history, predictions and points.
+``apply_card`` plays one card into it, ``play_cards`` lets these bots play
+on from any state: the batch driver, bid advice and the strong bots'
+rollouts (``bots/differenzler_strong.py``) all share that one trick loop.
+``sweep_predictions`` gives a seat's points for every prediction 0..157 from
+a few plays (bid advice and the Monte Carlo bidder).
 """
 
 from __future__ import annotations
@@ -12,25 +21,31 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardsim.cards import lowest_card, nth_card, popcount
+from cardsim.cards import bit, lowest_card, nth_card, popcount
 from cardsim.games.differenzler.rules import (
     ACE,
     JACK,
     KING,
+    LAST_TRICK_BONUS,
     MAX_PREDICTION,
     NINE,
+    PLAYERS,
     POINTS,
     QUEEN,
     RANK_OF,
     SUIT_MASK,
     SUIT_OF,
+    TRICKS,
     TRUMP_LEVEL,
     TRUMP_LEVEL_OF,
+    legal_mask,
     trick_key,
+    trump_level,
 )
 from cardsim.rng import below
 
 RANDOM, HEURISTIC = 0, 1
+STRONG = 2  # ids from here on are the strong bots of bots/differenzler_strong.py, which the drivers ask themselves
 BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC}
 BOT_DOCS = {
     "random": "uniform prediction 0..157, uniform legal card",
@@ -144,3 +159,102 @@ def play(
     if bot == RANDOM:
         return nth_card(legal, below(rng, stream, popcount(legal)))
     return heuristic_play(legal, led, top_key, n_played, trump, points, prediction)
+
+
+# --- a round in progress, played on by these bots ------------------------------------------------------------
+
+# Slots of ``state``: trick number, cards already in the trick, its leader, led suit (-1 none yet), trick_key of
+# the best card so far (-1), highest trump level in it (-1), the seat winning it, card points in it.
+TRICK, POS, LEADER, LED, TOP_KEY, TOP_TRUMP, WINNER, WON = range(8)
+STATE_SIZE = 8
+_UNSET = 1 << 30  # no decision recorded
+
+
+@njit(cache=True)
+def start_state(state: np.ndarray, leader: int) -> None:
+    """The state before the first card of a round that ``leader`` (First Hand) leads."""
+    state[:] = -1
+    state[TRICK], state[POS], state[LEADER], state[WINNER], state[WON] = 0, 0, leader, leader, 0
+
+
+@njit(cache=True, inline="always")
+def _step(card: int, trump: int, hands: np.ndarray, history: np.ndarray, points: np.ndarray, t: int, i: int,
+          leader: int, led: int, top_key: int, top_trump: int, winner: int, won: int) -> tuple:  # fmt: skip
+    """``apply_card`` on the state's values as locals (kept in registers in the trick loop); returns them."""
+    seat = (leader + i) % PLAYERS
+    hands[seat] ^= bit(card)
+    history[t, 2 + i] = card
+    if i == 0:
+        history[t, 0] = leader
+        led = SUIT_OF[card]
+    key = trick_key(card, led, trump)
+    if key > top_key:
+        top_key, winner = key, seat
+    top_trump = max(top_trump, trump_level(card, trump))
+    won += POINTS[trump, card]
+    if i < PLAYERS - 1:
+        return t, i + 1, leader, led, top_key, top_trump, winner, won
+    history[t, 1] = winner
+    points[winner] += won + (LAST_TRICK_BONUS if t == TRICKS - 1 else 0)
+    return t + 1, 0, winner, -1, -1, -1, winner, 0
+
+
+@njit(cache=True, inline="always")
+def apply_card(card: int, trump: int, hands: np.ndarray, history: np.ndarray, points: np.ndarray,
+               state: np.ndarray) -> None:  # fmt: skip
+    """The seat to move plays ``card``: hand, history[trick] = (leader, winner, 4 cards), and after the 4th card
+    the trick's points (A4, A9) to its winner, who leads next."""
+    (state[TRICK], state[POS], state[LEADER], state[LED], state[TOP_KEY], state[TOP_TRUMP], state[WINNER],
+     state[WON]) = _step(card, trump, hands, history, points, state[TRICK], state[POS], state[LEADER], state[LED],
+                         state[TOP_KEY], state[TOP_TRUMP], state[WINNER], state[WON])  # fmt: skip
+
+
+@njit(cache=True, inline="always")  # the batch loop's hot path: a call per round would cost random bots ~15%
+def play_cards(bots: np.ndarray, trump: int, rng: np.ndarray, hands: np.ndarray, history: np.ndarray,
+               predictions: np.ndarray, points: np.ndarray, state: np.ndarray, watch: int,
+               checks: np.ndarray) -> int:  # fmt: skip
+    """Random and heuristic bots (``bots[seat, 0]``) play on from ``state``. Returns -1 at the end of the round,
+    or the seat to move when its bot is a strong one (id >= STRONG: the caller asks it, then calls again).
+    ``checks[trick]`` gets seat ``watch``'s points before each of its cards (-1: watch none)."""
+    t, i, leader, led, top_key = state[TRICK], state[POS], state[LEADER], state[LED], state[TOP_KEY]
+    top_trump, winner, won = state[TOP_TRUMP], state[WINNER], state[WON]
+    stopped = -1
+    while t < TRICKS:
+        seat = (leader + i) % PLAYERS
+        bot = int(bots[seat, 0])
+        if bot >= STRONG:
+            stopped = seat
+            break
+        if seat == watch:
+            checks[t] = points[seat]
+        legal = legal_mask(hands[seat], led, trump, top_trump)
+        card = play(bot, rng, 1 + seat, legal, led, top_key, i, trump, points[seat], predictions[seat])
+        t, i, leader, led, top_key, top_trump, winner, won = _step(card, trump, hands, history, points, t, i, leader,
+                                                                   led, top_key, top_trump, winner, won)  # fmt: skip
+    (state[TRICK], state[POS], state[LEADER], state[LED], state[TOP_KEY], state[TOP_TRUMP], state[WINNER],
+     state[WON]) = t, i, leader, led, top_key, top_trump, winner, won  # fmt: skip
+    return stopped
+
+
+@njit(cache=True)
+def sweep_predictions(bots: np.ndarray, seat: int, trump: int, rng: np.ndarray, hands: np.ndarray,
+                      history: np.ndarray, predictions: np.ndarray, points: np.ndarray, state: np.ndarray,
+                      out: np.ndarray) -> None:  # fmt: skip
+    """out[p] = ``seat``'s points at the end of the round when it predicts p (0..157) and every seat's bot plays
+    on from ``state`` (the others' predictions as given). Exact with few plays: these bots depend on their
+    prediction only through "points < prediction" at their own decisions, so the play for p also holds for every
+    prediction up to the lowest of those points that is >= p. Leaves the arrays as after the last play."""
+    rng0, hands0, points0, state0 = rng.copy(), hands.copy(), points.copy(), state.copy()
+    checks = np.empty(TRICKS, np.int64)
+    p = 0
+    while p <= MAX_PREDICTION:
+        rng[:], hands[:], points[:], state[:] = rng0, hands0, points0, state0
+        predictions[seat] = p
+        checks[:] = _UNSET
+        play_cards(bots, trump, rng, hands, history, predictions, points, state, seat, checks)
+        top = MAX_PREDICTION
+        for c in checks:
+            if p <= c < top:
+                top = c
+        out[p : top + 1] = points[seat]
+        p = top + 1

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from numba import njit, prange
 
-from bots.differenzler import heuristic_prediction
+from bots.differenzler import STRONG, heuristic_prediction, predict, start_state, sweep_predictions
 from cardsim.advise import (
     Advice,
     best_option,
@@ -36,8 +36,17 @@ from cardsim.analysis import Z95
 from cardsim.cards import JASS36, bit
 from cardsim.deal import draw_cards
 from cardsim.errors import CardsimError
-from cardsim.games.differenzler.play import new_scratch, play_dealt, start_round
-from cardsim.games.differenzler.rules import ACE, MAX_PREDICTION, PLAYERS, POINTS, SUIT_MASK, TRICKS
+from cardsim.games.differenzler.play import new_scratch, start_round
+from cardsim.games.differenzler.rules import (
+    ACE,
+    MAX_PREDICTION,
+    PLAYERS,
+    POINTS,
+    SUIT_MASK,
+    SUIT_OF,
+    TRICKS,
+    penalty,
+)
 from cardsim.options import rules_text
 from cardsim.rng import DEAL_STREAM, check_seed, seed_streams
 
@@ -69,19 +78,24 @@ def completions(
     seed: np.uint64, key: int, hand: np.uint64, seat: int, trump_card: int, bots: np.ndarray, exact_bonus: int,
     points: np.ndarray, penalties: np.ndarray,
 ) -> None:  # fmt: skip
-    """points/penalties[sample, p] of ``seat`` when it predicts p, one deal per sample played for every p."""
+    """points/penalties[sample, p] of ``seat`` when it predicts p, one deal per sample played for every p
+    (``sweep_predictions``: a few plays give all 158)."""
     samples = points.shape[0]
+    trump = SUIT_OF[trump_card]
     for block in prange((samples + BLOCK - 1) // BLOCK):
-        rng, hands, history, predictions, pts, pen = new_scratch()
-        dealt_rng, dealt = np.empty_like(rng), np.empty_like(hands)
+        rng, hands, history, predictions, pts, _, state, _ = new_scratch()
+        out = np.empty(OPTIONS, np.int64)
         for sample in range(block * BLOCK, min(samples, (block + 1) * BLOCK)):
             seed_streams(rng, seed, sample, key)
             deal_completion(rng, hand, seat, trump_card, hands)
-            dealt_rng[:], dealt[:] = rng, hands
+            for s in range(PLAYERS):
+                if s != seat:
+                    predictions[s] = predict(int(bots[s, 0]), rng, 1 + s, hands[s], trump)
+            pts[:] = 0
+            start_state(state, 0)
+            sweep_predictions(bots, seat, trump, rng, hands, history, predictions, pts, state, out)
             for p in range(OPTIONS):
-                rng[:], hands[:] = dealt_rng, dealt
-                play_dealt(0, trump_card, bots, exact_bonus, seat, p, rng, hands, history, predictions, pts, pen)
-                points[sample, p], penalties[sample, p] = pts[seat], pen[seat]
+                points[sample, p], penalties[sample, p] = out[p], penalty(p, out[p], exact_bonus)
 
 
 def hand_features(hand: int, trump: int) -> dict[str, int]:
@@ -115,6 +129,15 @@ def _evaluate(
     return options, points
 
 
+def _setup(players: int | None, bots: str | list[str], rules: Any) -> tuple:
+    """``completion_setup``, refusing strong bots: completions play many thousands of rounds with fast bots."""
+    rule_set, names, ids = completion_setup("differenzler", players, bots, rules)
+    strong = [n for n, row in zip(names, ids, strict=True) if row[0] >= STRONG]
+    if strong:
+        raise CardsimError(f"differenzler advice plays its completions with random or heuristic bots, not {strong[0]}")
+    return rule_set, names, ids
+
+
 def _trump_card(trump: str | None, hand: int, seat: int) -> int:
     if trump is None:
         raise CardsimError("differenzler advice needs the dealer's shown trump card, e.g. trump='H6' (--trump H6)")
@@ -142,7 +165,7 @@ def advise(
     """The expected penalty (under the rules' ``exact_bonus``) of every prediction 0..157 for ``hand`` at ``seat``
     (0 = First Hand, 3 = dealer) with the dealer's shown card ``trump``; ``details`` has the seat's points
     distribution at the best prediction (its median, quantiles and histogram 0..157) and the rule of thumb."""
-    rule_set, names, ids = completion_setup("differenzler", players, bots, rules)
+    rule_set, names, ids = _setup(players, bots, rules)
     mask = parse_hand(JASS36, hand, range(TRICKS, TRICKS + 1), "differenzler")
     seat = check_seat(seat, PLAYERS)
     trump_card = _trump_card(trump, mask, seat)
@@ -186,7 +209,7 @@ def bid_table(
     best_ci95, rule_of_thumb_penalty, heuristic_penalty, mean_points and
     median_points (at the best prediction).
     """
-    rule_set, _, ids = completion_setup("differenzler", players, bots, rules)
+    rule_set, _, ids = _setup(players, bots, rules)
     hands, samples, seed = check_count(hands, "hands"), check_count(samples, "samples"), check_seed(seed)
     rng, dealt = new_scratch()[:2]
     rows = []

@@ -6,7 +6,7 @@ from dataclasses import asdict
 
 import numpy as np
 
-from bots.differenzler import BOT_DOCS, BOT_IDS
+from bots.differenzler_strong import BOT_DOCS, BOT_IDS, BOT_SETTINGS
 from cardsim.cards import JASS36
 from cardsim.games import Game, replay_title
 from cardsim.games.differenzler.play import play_round_py, simulate_games
@@ -24,6 +24,7 @@ class Differenzler(Game):
     rules_class = DifferenzlerRules
     builtin_bots = BOT_IDS
     bot_docs = BOT_DOCS
+    bot_settings = BOT_SETTINGS
     decisions = ("predict", "play")
     score = "penalty"
     lower_is_better = True
@@ -42,7 +43,7 @@ class Differenzler(Game):
         if lineup.compiled and engine != "python":
             bots = lineup.table
             tiebreaks = rules.max_tiebreak_rounds if games else -1  # -1: single rounds
-            simulate_games(np.uint64(seed), start, bots, rules.exact_bonus, tiebreaks,
+            simulate_games(np.uint64(seed), start, bots, rules.exact_bonus, rules.predictions == "open", tiebreaks,
                            played, first_hands, trump_cards, predictions, points, penalties)  # fmt: skip
         else:
             for u in range(count):
@@ -73,7 +74,7 @@ class Differenzler(Game):
         while not records or (games and not game_over(totals, len(records), rules.max_tiebreak_rounds)):
             r = len(records)
             first_hand = -1 if r == 0 else (records[0].first_hand + r) % PLAYERS
-            rec = play_round_py(seed, unit, r, games, first_hand, list(lineup.bots), list(lineup.names),
+            rec = play_round_py(seed, unit, r, games, first_hand, list(lineup.bots), lineup.table, list(lineup.names),
                                 rules.exact_bonus, rules.predictions == "open")  # fmt: skip
             records.append(rec)
             totals += rec.penalties

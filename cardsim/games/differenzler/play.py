@@ -4,8 +4,9 @@ Two drivers share the rules kernels, the deal and the built-in bots:
 
 * ``play_round`` (compiled) deals (``start_round``) and plays (``play_dealt``) a
   round with built-in bots; the batch kernel ``simulate_games`` runs it over
-  many rounds or games in parallel, and bid advice (``advise.py``) plays its
-  completions of a known hand through ``play_dealt`` with a forced prediction.
+  many rounds or games in parallel. Random and heuristic bots play through
+  the shared trick loop ``bots.differenzler.play_cards``; strong bots
+  (``bots/differenzler_strong.py``) are asked at their turns.
 * ``play_round_py`` (plain Python) plays the same round when a seat holds a
   Python bot, asking that bot through the documented protocol.
 
@@ -22,21 +23,19 @@ import numpy as np
 from numba import njit, prange
 
 import bots.differenzler as builtin
-from cardsim.cards import JASS36, bit, nth_card
+import bots.differenzler_strong as strong
+from bots.differenzler import LEADER, LED, STATE_SIZE, TOP_KEY, TOP_TRUMP, apply_card, play_cards, start_state
+from cardsim.cards import JASS36, nth_card
 from cardsim.deal import deal_hands
 from cardsim.games.differenzler.rules import (
-    LAST_TRICK_BONUS,
     MAX_PREDICTION,
     PLAYERS,
-    POINTS,
     SUIT_OF,
     TRICKS,
     game_over,
     legal_mask,
     penalty,
-    trick_key,
     trick_points,
-    trump_level,
 )
 from cardsim.protocol import Seat, ask, checked_card, checked_number
 from cardsim.rng import DEAL_STREAM, below, seed_streams, stream_seed
@@ -70,12 +69,15 @@ def play_round(
     first_hand: int,
     bots: np.ndarray,
     exact_bonus: int,
+    open_predictions: bool,
     rng: np.ndarray,
     hands: np.ndarray,
     history: np.ndarray,
     predictions: np.ndarray,
     points: np.ndarray,
     penalties: np.ndarray,
+    state: np.ndarray,
+    checks: np.ndarray,
 ) -> tuple:
     """One round with built-in bots: ``start_round`` then ``play_dealt``. Returns (first_hand, trump_card).
 
@@ -83,75 +85,60 @@ def play_round(
     passed whole: the hot loop creates no array views.
     """
     first_hand, trump_card = start_round(seed, unit, sub, first_hand, rng, hands)
-    play_dealt(first_hand, trump_card, bots, exact_bonus, -1, 0, rng, hands, history, predictions, points, penalties)
+    play_dealt(first_hand, trump_card, bots, exact_bonus, open_predictions, rng, hands, history, predictions, points,
+               penalties, state, checks)  # fmt: skip
     return first_hand, trump_card
 
 
-@njit(cache=True, inline="always")
-def play_dealt(
-    first_hand: int,
-    trump_card: int,
-    bots: np.ndarray,
-    exact_bonus: int,
-    forced_seat: int,
-    forced_prediction: int,
-    rng: np.ndarray,
-    hands: np.ndarray,
-    history: np.ndarray,
-    predictions: np.ndarray,
-    points: np.ndarray,
-    penalties: np.ndarray,
-) -> None:
+@njit(cache=True, inline="always")  # inlined into the batch loop: a call per round costs random bots ~30%
+def play_dealt(first_hand: int, trump_card: int, bots: np.ndarray, exact_bonus: int, open_predictions: bool,
+               rng: np.ndarray, hands: np.ndarray, history: np.ndarray, predictions: np.ndarray, points: np.ndarray,
+               penalties: np.ndarray, state: np.ndarray, checks: np.ndarray) -> None:  # fmt: skip
     """Play a dealt round (``hands``, streams in ``rng``) with built-in bots: predictions, nine tricks, penalties.
 
-    Fills predictions/points/penalties[seat] and history[trick] = (leader, winner,
-    4 cards in play order). Seat ``forced_seat`` (-1: none) predicts
-    ``forced_prediction`` instead of asking its bot, which then plays towards it
-    (bid advice).
+    Fills predictions/points/penalties[seat] and history[trick] = (leader, winner, 4 cards in play order).
+    Random and heuristic bots play through ``play_cards``; a strong bot is asked when it is its turn, with what
+    its seat may see (the predictions announced before it and, in play, all of them only when they are open).
     """
     trump = SUIT_OF[trump_card]
-    for s in range(PLAYERS):
-        if s == forced_seat:
-            predictions[s] = forced_prediction
+    seen = 0  # seats whose predictions are visible
+    for i in range(PLAYERS):  # A7: First Hand first, the dealer last
+        s = (first_hand + i) % PLAYERS
+        bot = int(bots[s, 0])
+        if bot >= builtin.STRONG:
+            predictions[s] = strong.predict(bots[s], rng, s, hands[s], first_hand, trump_card, predictions, seen,
+                                            exact_bonus)  # fmt: skip
         else:
-            predictions[s] = builtin.predict(int(bots[s, 0]), rng, 1 + s, hands[s], trump)
+            predictions[s] = builtin.predict(bot, rng, 1 + s, hands[s], trump)
+        if open_predictions:
+            seen |= 1 << s
         points[s] = 0
-    leader = first_hand
-    for t in range(TRICKS):
-        led, top_key, top_trump, winner = -1, -1, -1, leader
-        won = LAST_TRICK_BONUS if t == TRICKS - 1 else 0
-        for i in range(PLAYERS):
-            seat = (leader + i) % PLAYERS
-            legal = legal_mask(hands[seat], led, trump, top_trump)
-            card = builtin.play(
-                int(bots[seat, 0]), rng, 1 + seat, legal, led, top_key, i, trump, points[seat], predictions[seat]
-            )
-            hands[seat] ^= bit(card)
-            history[t, 2 + i] = card
-            if i == 0:
-                led = SUIT_OF[card]
-            key = trick_key(card, led, trump)  # A9, decided card by card
-            if key > top_key:
-                top_key, winner = key, seat
-            top_trump = max(top_trump, trump_level(card, trump))
-            won += POINTS[trump, card]
-        history[t, 0], history[t, 1] = leader, winner
-        points[winner] += won
-        leader = winner
+    start_state(state, first_hand)
+    while True:
+        seat = play_cards(bots, trump, rng, hands, history, predictions, points, state, -1, checks)
+        if seat < 0:
+            break
+        legal = legal_mask(hands[seat], state[LED], trump, state[TOP_TRUMP])
+        card = strong.play(bots[seat], rng, seat, hands[seat], legal, history, state, first_hand, trump_card,
+                           predictions, seen, points, exact_bonus)  # fmt: skip
+        apply_card(card, trump, hands, history, points, state)
     for s in range(PLAYERS):
         penalties[s] = penalty(predictions[s], points[s], exact_bonus)
 
 
 @njit(cache=True)
 def new_scratch() -> tuple:
-    """Working arrays for one round: rng states, hands, trick history, predictions, points, penalties."""
+    """Working arrays for one round: rng states, hands, trick history, predictions, points, penalties, the round's
+    ``state`` (see ``bots.differenzler``) and a checks array."""
     return (
         np.empty((PLAYERS + 1, 4), np.uint64),
         np.empty(PLAYERS, np.uint64),
-        np.empty((TRICKS, 2 + PLAYERS), np.int64),
-        np.empty(PLAYERS, np.int64),
-        np.empty(PLAYERS, np.int64),
-        np.empty(PLAYERS, np.int64),
+        np.zeros((TRICKS, 2 + PLAYERS), np.int64),
+        np.zeros(PLAYERS, np.int64),
+        np.zeros(PLAYERS, np.int64),
+        np.zeros(PLAYERS, np.int64),
+        np.zeros(STATE_SIZE, np.int64),
+        np.zeros(TRICKS, np.int64),
     )
 
 
@@ -161,6 +148,7 @@ def simulate_games(
     start: int,
     bots: np.ndarray,
     exact_bonus: int,
+    open_predictions: bool,
     max_tiebreak_rounds: int,
     rounds_played: np.ndarray,
     first_hands: np.ndarray,
@@ -176,7 +164,7 @@ def simulate_games(
     """
     count = rounds_played.shape[0]
     for block in prange((count + BLOCK - 1) // BLOCK):
-        rng, hands, history, pred, pts, pen = new_scratch()
+        rng, hands, history, pred, pts, pen, state, checks = new_scratch()
         totals = np.zeros(PLAYERS, np.int64)
         for g in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
             totals[:] = 0
@@ -184,8 +172,9 @@ def simulate_games(
             while r == 0 or (max_tiebreak_rounds >= 0 and not game_over(totals, r, max_tiebreak_rounds)):
                 first_hand = -1 if r == 0 else (first_hands[g, 0] + r) % PLAYERS
                 first_hands[g, r], trump_cards[g, r] = play_round(
-                    seed, start + g, r, first_hand, bots, exact_bonus, rng, hands, history, pred, pts, pen
-                )
+                    seed, start + g, r, first_hand, bots, exact_bonus, open_predictions, rng, hands, history, pred, pts,
+                    pen, state, checks,
+                )  # fmt: skip
                 for s in range(PLAYERS):
                     predictions[g, r, s], points[g, r, s], penalties[g, r, s] = pred[s], pts[s], pen[s]
                     totals[s] += pen[s]
@@ -259,12 +248,14 @@ def play_round_py(
     in_game: bool,
     first_hand: int,
     lineup: list,
+    table: np.ndarray,
     names: list[str],
     exact_bonus: int,
     open_predictions: bool,
 ) -> RoundRecord:
-    """One round in plain Python; ``lineup[seat]`` is a built-in bot id (int) or a Python bot object."""
-    rng, hands = new_scratch()[:2]
+    """One round in plain Python; ``lineup[seat]`` is a built-in bot id (int, its settings in ``table[seat]``)
+    or a Python bot object."""
+    rng, hands, history, predictions, points, _, state, _ = new_scratch()
     first_hand, trump_card = (int(x) for x in start_round(np.uint64(seed), unit, sub, first_hand, rng, hands))
     trump = trump_card // 9
     dealer = (first_hand + PLAYERS - 1) % PLAYERS
@@ -273,59 +264,58 @@ def play_round_py(
     python_rngs = {
         s: random.Random(stream_seed(seed, unit, sub, 1 + s)) for s in range(PLAYERS) if not isinstance(lineup[s], int)
     }
-    points = [0] * PLAYERS
 
     def observe(seat: int, legal: int, trick: list[int], leader: int, visible: list[int | None]) -> Observation:
         return Observation(
             seat, first_hand, dealer, "SHDC"[trump], JASS36.name_of(trump_card),
             JASS36.names(int(hands[seat])).split(), JASS36.names(legal).split(), visible,
-            [JASS36.name_of(c) for c in trick], leader, list(rec.tricks), list(points), python_rngs[seat],
+            [JASS36.name_of(c) for c in trick], leader, list(rec.tricks), [int(p) for p in points], python_rngs[seat],
             seed, unit, sub,
         )  # fmt: skip
 
     announced: list[int | None] = [None] * PLAYERS
+    seen = 0  # seats whose predictions are visible (open predictions)
     for i in range(PLAYERS):  # A7: First Hand first, the dealer last
         seat = (first_hand + i) % PLAYERS
         bot = lineup[seat]
-        if isinstance(bot, int):
+        if isinstance(bot, int) and bot >= builtin.STRONG:
+            prediction = int(strong.predict(table[seat], rng, seat, hands[seat], first_hand, trump_card, predictions,
+                                            seen, exact_bonus))  # fmt: skip
+        elif isinstance(bot, int):
             prediction = int(builtin.predict(bot, rng, 1 + seat, hands[seat], trump))
         else:
             visible = list(announced) if open_predictions else [None] * PLAYERS
             obs = observe(seat, 0, [], first_hand, visible)
             answer = ask(bot.predict, obs, seats[seat], "prediction")
             prediction = checked_number(answer, range(MAX_PREDICTION + 1), "predicted", seats[seat], "prediction")
-        rec.predictions[seat] = announced[seat] = int(prediction)
+        rec.predictions[seat] = announced[seat] = predictions[seat] = int(prediction)
+        if open_predictions:
+            seen |= 1 << seat
 
-    leader = first_hand
+    start_state(state, first_hand)
     for t in range(TRICKS):
-        led, top_key, top_trump, winner = -1, -1, -1, leader
+        leader = int(state[LEADER])
         trick: list[int] = []
         for i in range(PLAYERS):
             seat = (leader + i) % PLAYERS
-            legal = legal_mask(hands[seat], led, trump, top_trump)
+            legal = legal_mask(hands[seat], state[LED], trump, state[TOP_TRUMP])
             bot = lineup[seat]
-            if isinstance(bot, int):
-                card = int(
-                    builtin.play(bot, rng, 1 + seat, legal, led, top_key, i, trump, points[seat], rec.predictions[seat])
-                )
+            if isinstance(bot, int) and bot >= builtin.STRONG:
+                card = int(strong.play(table[seat], rng, seat, hands[seat], legal, history, state, first_hand,
+                                       trump_card, predictions, seen, points, exact_bonus))  # fmt: skip
+            elif isinstance(bot, int):
+                card = int(builtin.play(bot, rng, 1 + seat, legal, state[LED], state[TOP_KEY], i, trump,
+                                        points[seat], predictions[seat]))  # fmt: skip
             else:
                 visible = [p if open_predictions or s == seat else None for s, p in enumerate(rec.predictions)]
                 obs = observe(seat, int(legal), trick, leader, visible)
                 decision = f"trick {t + 1}, card {i + 1}"
                 answer = ask(bot.play, obs, seats[seat], decision)
                 card = checked_card(answer, int(legal), JASS36, seats[seat], decision)
-            hands[seat] ^= bit(card)
             trick.append(card)
-            if i == 0:
-                led = card // 9
-            key = int(trick_key(card, led, trump))
-            if key > top_key:
-                top_key, winner = key, seat
-            top_trump = max(top_trump, int(trump_level(card, trump)))
+            apply_card(card, trump, hands, history, points, state)
         won = int(trick_points(np.array(trick), trump, t == TRICKS - 1))
-        points[winner] += won
-        rec.tricks.append(Trick(leader, tuple(JASS36.name_of(c) for c in trick), winner, won))
-        leader = winner
-    rec.points = points
-    rec.penalties = [int(penalty(rec.predictions[s], points[s], exact_bonus)) for s in range(PLAYERS)]
+        rec.tricks.append(Trick(leader, tuple(JASS36.name_of(c) for c in trick), int(history[t, 1]), won))
+    rec.points = [int(p) for p in points]
+    rec.penalties = [int(penalty(rec.predictions[s], rec.points[s], exact_bonus)) for s in range(PLAYERS)]
     return rec
