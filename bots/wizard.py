@@ -1,4 +1,5 @@
-"""Built-in compiled Wizard bots: ``random`` and ``heuristic`` here, the strong ``mc`` in ``bots.wizard_strong``.
+"""Built-in compiled Wizard bots: ``random`` and ``heuristic`` here, the strong ``mc`` and ``ismcts`` in
+``bots.wizard_strong``.
 
 Three decisions: the trump suit when a Wizard is turned up (the dealer, B4),
 the bid (B5) and the card (B6). A bot sees its own hand, the trump, the
@@ -15,19 +16,26 @@ from cardsim.games.wizard.rules import RANK_OF, SUIT_MASK, SUIT_OF, WIZARD_KEY, 
 from cardsim.lineup import Setting
 from cardsim.rng import below
 
-RANDOM, HEURISTIC, MC = 0, 1, 2  # ids from MC on are strong bots (bots.wizard_strong)
-BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "mc": MC}
+RANDOM, HEURISTIC, MC, ISMCTS = 0, 1, 2, 3  # ids from MC on are strong bots (bots.wizard_strong)
+BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "mc": MC, "ismcts": ISMCTS}
 BOT_DOCS = {
     "random": "uniform bid 0..cards (an allowed one), uniform legal card, uniform trump suit",
     "heuristic": "bids the expected tricks of its Wizards, trumps and high cards; wins tricks while short of "
     "its bid, sheds winners and keeps Jesters to duck once it is made; names its strongest suit as trump",
     "mc": "Monte Carlo: bids and plays the card with the best mean score over deals sampled from what it has seen, "
     "each played out by the heuristic; names trump as the heuristic",
+    "ismcts": "bids as mc; plays by information-set Monte Carlo tree search (one tree over sampled deals, every "
+    "seat choosing by UCB, heuristic play-outs); names trump as the heuristic",
 }
 BOT_SETTINGS = {
     "mc": {
         "samples": Setting(16, 1, 4096, "deals sampled per card decision; cost ~ samples x legal cards x cards left"),
         "bid_samples": Setting(32, 1, 4096, "deals sampled per bid; cost ~ bid_samples x (cards + 1) x cards"),
+    },
+    "ismcts": {
+        "iterations": Setting(200, 1, 100000, "sampled deals (tree iterations) per card; cost ~ iterations x cards"),
+        "c": Setting(0.7, 0.0, 10.0, "UCB exploration constant (rewards are scores scaled to 0..1)", integer=False),
+        "bid_samples": Setting(32, 1, 4096, "deals sampled per bid, as for mc"),
     },
 }
 

@@ -1,6 +1,7 @@
-"""Strong compiled Wizard bots (issue 6): ``mc``, a Monte Carlo bidder with a determinized (PIMC) card player.
+"""Strong compiled Wizard bots (issue 6): ``mc``, a Monte Carlo bidder with a determinized (PIMC) card player,
+and ``ismcts``, the same bidder with an information-set MCTS card player (``ismcts_play``).
 
-Both decide from the seat's information set only (``view_infoset``): its own hand, the turned card, the bids it
+They decide from the seat's information set only (``view_infoset``): its own hand, the turned card, the bids it
 may see, and every card played so far and by whom. They sample deals of the hidden cards uniformly
 (``cardsim.infoset``), play each out with the fast heuristic for every seat (``play_out``; never a strong bot, so
 no recursion) and keep the choice with the best mean score of the round for the bot's own bid:
@@ -17,10 +18,14 @@ own stream, so runs stay reproducible at any thread count.
 
 from __future__ import annotations
 
+import sys
+import time
+from types import SimpleNamespace
+
 import numpy as np
 from numba import njit
 
-from bots.wizard import heuristic_bid, heuristic_play
+from bots.wizard import ISMCTS, MC, heuristic_bid, heuristic_play
 from cardsim.cards import bit, lowest_card, popcount
 from cardsim.deal import seat_after
 from cardsim.games.wizard.rules import (
@@ -35,6 +40,7 @@ from cardsim.games.wizard.rules import (
     score,
 )
 from cardsim.infoset import observe_play, reveal_void, sample_deals
+from cardsim.search import backpropagate, best_card, expand, new_tree, select
 
 _ZERO = np.uint64(0)
 
@@ -146,11 +152,9 @@ def mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turn
 
 
 @njit(cache=True)
-def pimc_play(samples, rng, stream, seat, hand, legal, players, cards, trump, turned, bids, bids_seen, won, log,
-              n_played) -> int:  # fmt: skip
-    """The legal card with the best mean score for the own bid over ``samples`` sampled deals, each played out
-    by the heuristic (see the module docstring). ``bids_seen``: the others' bids are visible (else estimated)."""
-    first = n_played - n_played % players  # the current trick's first play
+def _trick_so_far(log, n_played, players, trump, seat):
+    """(position in the trick, led, decided, top_key, winner) of the current trick from the log."""
+    first = n_played - n_played % players
     led, decided, top_key, winner = NO_SUIT, False, -1, seat
     for k in range(first, n_played):
         card = log[k, 1]
@@ -158,29 +162,46 @@ def pimc_play(samples, rng, stream, seat, hand, legal, players, cards, trump, tu
         key = card_key(card, led, trump)
         if key > top_key:
             top_key, winner = key, log[k, 0]
-    need = bids[seat] - won[seat]
-    fallback = heuristic_play(legal, led, top_key, n_played - first, players, trump, need)
-    if popcount(legal) == 1:
-        return fallback
-    ok, deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_played)
-    if not ok:
-        return fallback
-    guess = np.empty((samples, players), np.int64)
-    for j in range(samples):
+    return n_played - first, led, decided, top_key, winner
+
+
+@njit(cache=True)
+def _guesses(deals, seat, players, cards, trump, bids, bids_seen, log, n_played):
+    """Every seat's bid in each sampled deal: the real one where the seat sees it (its own always), else the
+    heuristic's bid for that seat's sampled whole hand (its cards left and its plays)."""
+    guess = np.empty((deals.shape[0], players), np.int64)
+    for j in range(deals.shape[0]):
         for s in range(players):
             guess[j, s] = bids[s]
-        if not bids_seen:  # the heuristic's bid for each other seat's sampled whole hand
+        if not bids_seen:
             dealt = deals[j, :players].copy()
             for k in range(n_played):
                 dealt[log[k, 0]] |= bit(log[k, 1])
             for s in range(players):
                 if s != seat:
                     guess[j, s] = heuristic_bid(dealt[s], trump, players, cards, -1)
+    return guess
+
+
+@njit(cache=True)
+def pimc_play(samples, rng, stream, seat, hand, legal, players, cards, trump, turned, bids, bids_seen, won, log,
+              n_played) -> int:  # fmt: skip
+    """The legal card with the best mean score for the own bid over ``samples`` sampled deals, each played out
+    by the heuristic (see the module docstring). ``bids_seen``: the others' bids are visible (else estimated)."""
+    i, led, decided, top_key, winner = _trick_so_far(log, n_played, players, trump, seat)
+    fallback = heuristic_play(legal, led, top_key, i, players, trump, bids[seat] - won[seat])
+    if popcount(legal) == 1:
+        return fallback
+    ok, deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_played)
+    if not ok:
+        return fallback
+    guess = _guesses(deals, seat, players, cards, trump, bids, bids_seen, log, n_played)
     hands = np.empty(players, np.uint64)
     tally = np.empty(players, np.int64)
     best, best_total = fallback, -(1 << 62)
     rest = legal ^ bit(fallback)
     card = fallback
+    nxt = seat + 1 if seat + 1 < players else 0
     while True:  # the heuristic's card first: others must do strictly better
         after, now = led_after(led, decided, card)
         key = card_key(card, after, trump)
@@ -190,9 +211,8 @@ def pimc_play(samples, rng, stream, seat, hand, legal, players, cards, trump, tu
             hands[:] = deals[j, :players]
             hands[seat] = hand ^ bit(card)
             tally[:] = won[:players]
-            nxt = seat + 1 if seat + 1 < players else 0
-            play_out(hands, players, trump, guess[j], tally, nxt, n_played - first + 1, after, now, top, wins,
-                     cards - first // players)  # fmt: skip
+            play_out(hands, players, trump, guess[j], tally, nxt, i + 1, after, now, top, wins,
+                     cards - n_played // players)  # fmt: skip
             total += score(guess[j, seat], tally[seat])
         if total > best_total:
             best, best_total = card, total
@@ -203,11 +223,67 @@ def pimc_play(samples, rng, stream, seat, hand, legal, players, cards, trump, tu
 
 
 @njit(cache=True)
+def ismcts_play(iterations, c, rng, stream, seat, hand, legal, players, cards, trump, turned, bids, bids_seen, won,
+                log, n_played) -> int:  # fmt: skip
+    """Single-observer ISMCTS (``cardsim.search``): each iteration samples a deal of the info set, descends the
+    tree over the cards legal in that deal (UCB for every seat, each maximising its own round score), adds one
+    node, plays the round out with the heuristic and backs up every seat's score scaled to 0..1. The most visited
+    card at the root wins."""
+    i0, led0, decided0, top0, winner0 = _trick_so_far(log, n_played, players, trump, seat)
+    fallback = heuristic_play(legal, led0, top0, i0, players, trump, bids[seat] - won[seat])
+    if popcount(legal) == 1:
+        return fallback
+    ok, deals = _deals(rng, stream, iterations, seat, hand, players, cards, turned, log, n_played)
+    if not ok:
+        return fallback
+    guess = _guesses(deals, seat, players, cards, trump, bids, bids_seen, log, n_played)
+    tree = new_tree(iterations + 1, DECK_SIZE)
+    path = np.empty(cards * players + 1, np.int64)
+    hands = np.empty(players, np.uint64)
+    tally = np.empty(players, np.int64)
+    rewards = np.empty(players)
+    low, span = -10.0 * cards, 20.0 + 20.0 * cards  # B8: scores lie in -10 cards .. 20 + 10 cards
+    for j in range(iterations):
+        hands[:] = deals[j, :players]
+        hands[seat] = hand
+        tally[:] = won[:players]
+        mover, i, led, decided, top_key, winner = seat, i0, led0, decided0, top0, winner0
+        tricks_left = cards - n_played // players
+        node, path[0], depth = 0, 0, 1
+        while tricks_left > 0:
+            card, child = select(tree, node, legal_mask(hands[mover], led), c, rng, stream)
+            new = child < 0
+            if new:
+                child = expand(tree, node, card, mover)
+            hands[mover] ^= bit(card)
+            led, decided = led_after(led, decided, card)
+            key = card_key(card, led, trump)
+            if key > top_key:
+                top_key, winner = key, mover
+            mover, i = (mover + 1 if mover + 1 < players else 0), i + 1
+            if i == players:
+                tally[winner] += 1
+                mover, i, led, decided, top_key, tricks_left = winner, 0, NO_SUIT, False, -1, tricks_left - 1
+            if child < 0:
+                break
+            path[depth], depth, node = child, depth + 1, child
+            if new:
+                break
+        play_out(hands, players, trump, guess[j], tally, mover, i, led, decided, top_key, winner, tricks_left)
+        for s in range(players):
+            rewards[s] = (score(guess[j, s], tally[s]) - low) / span
+        backpropagate(tree, path, depth, rewards)
+    best = best_card(tree, legal)
+    return best if best >= 0 else fallback
+
+
+@njit(cache=True)
 def bid(row: np.ndarray, rng: np.ndarray, stream: int, seat: int, hand: np.uint64, dealer: int, players: int,
         cards: int, trump: int, turned: int, bids: np.ndarray, n_seen: int, plus_minus_one: bool) -> int:  # fmt: skip
-    """A strong bot's bid; ``row`` is its bot-table row ``[id, samples, bid_samples, ...]``."""
-    return mc_bid(int(row[2]), rng, stream, seat, hand, dealer, players, cards, trump, turned, bids, n_seen,
-                  plus_minus_one)  # fmt: skip
+    """A strong bot's bid; ``row`` is its bot-table row: ``[MC, samples, bid_samples]`` or
+    ``[ISMCTS, iterations, c, bid_samples]``."""
+    samples = int(row[2] if row[0] == MC else row[3])
+    return mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turned, bids, n_seen, plus_minus_one)
 
 
 @njit(cache=True)
@@ -215,5 +291,39 @@ def play(row: np.ndarray, rng: np.ndarray, stream: int, seat: int, hand: np.uint
          cards: int, trump: int, turned: int, bids: np.ndarray, bids_seen: bool, won: np.ndarray, log: np.ndarray,
          n_played: int) -> int:  # fmt: skip
     """A strong bot's card; ``row`` as for ``bid``."""
+    if row[0] == ISMCTS:
+        return ismcts_play(int(row[1]), row[2], rng, stream, seat, hand, legal, players, cards, trump, turned, bids,
+                           bids_seen, won, log, n_played)  # fmt: skip
     return pimc_play(int(row[1]), rng, stream, seat, hand, legal, players, cards, trump, turned, bids, bids_seen,
                      won, log, n_played)  # fmt: skip
+
+
+def decision_times(spec: str, rounds: int, seed: int = 0, players: int = 4) -> np.ndarray:
+    """Seconds of every decision (bids and cards) of seat 0 playing bot ``spec`` (e.g. ``"mc:samples=16"``) against
+    heuristic bots in standard games (4 players unless told), ``rounds`` rounds in all, one thread, timed with
+    ``time.perf_counter`` around each compiled call of the Python driver (after a warm-up round)."""
+    import cardsim.games.wizard.play as driver
+    from cardsim.games.wizard.game import GAME
+
+    rules = GAME.make_rules({"players": players})
+    lineup = GAME.lineup(",".join([spec] + ["heuristic"] * (players - 1)), rules)
+    times: list[float] = []
+
+    def timed(decide):
+        def call(*args):
+            start = time.perf_counter()
+            choice = decide(*args)
+            times.append(time.perf_counter() - start)
+            return choice
+
+        return call
+
+    per_game = len(rules.schedule_cards())
+    GAME.play_unit_py(rules, lineup, seed, -1, True, upto=0)  # warm-up: load the compiled code
+    driver.strong = SimpleNamespace(bid=timed(bid), play=timed(play))
+    try:
+        for game in range((rounds + per_game - 1) // per_game):
+            GAME.play_unit_py(rules, lineup, seed, game, True, upto=min(per_game, rounds - game * per_game) - 1)
+    finally:
+        driver.strong = sys.modules[__name__]
+    return np.array(times)

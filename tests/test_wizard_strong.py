@@ -95,11 +95,13 @@ def test_wizard_and_jester_reveal_nothing_and_a_wizard_lead_leaves_no_suit():
     assert [int(f) for f in forbidden] == [0, hearts, diamonds, diamonds, 0]
 
 
-def test_honest_decisions_do_not_depend_on_hidden_cards():
+@pytest.mark.parametrize("row", [[2, 8, 8], [3, 40, 0.7, 8]])
+def test_honest_decisions_do_not_depend_on_hidden_cards(row):
     """The leader's bid and first card (secret bidding: it sees no other bid) stay the same when the other seats'
-    hands and the undealt stack are dealt anew around its hand and the turned card, with the same random state."""
+    hands and the undealt stack are dealt anew around its hand and the turned card, with the same random state
+    (mc and ismcts)."""
     players, cards = 4, 6
-    bots = table([2, 8, 8], HEURISTIC_ROW, HEURISTIC_ROW, HEURISTIC_ROW)
+    bots = table(row, HEURISTIC_ROW, HEURISTIC_ROW, HEURISTIC_ROW)
     decisions = set()
     for seed in range(4):
         rng, hands, bids, won, points, log = new_scratch()
@@ -155,20 +157,21 @@ def test_same_seed_same_rows_with_one_and_two_threads():
 
 @pytest.mark.parametrize("options", [{"plus_minus_one": True}, {"bidding": "secret"}, {"bidding": "hidden"}])
 def test_compiled_and_python_drivers_agree_with_mc(options):
-    """The batch kernel and the Python driver give identical rows with mc seated (small settings)."""
+    """The batch kernel and the Python driver give identical rows with mc and ismcts seated (small settings)."""
     r = GAME.make_rules({"players": 4, **options})
-    lu = GAME.lineup("mc:samples=3:bid_samples=3,heuristic,mc:samples=2:bid_samples=5,random", r)
+    lu = GAME.lineup("mc:samples=3:bid_samples=3,heuristic,ismcts:iterations=12:bid_samples=5,random", r)
     fast = GAME.run(r, lu, 77, 10, 2, True).rows()
     slow = GAME.run(r, lu, 77, 10, 2, True, engine="python").rows()
     for key in fast:
         assert np.array_equal(fast[key], slow[key]), key
 
 
-def test_mc_beats_random_and_heuristic():
-    """Sanity: on a few hundred 5-card rounds mc (small settings) scores clearly more than random, and more than
-    the heuristic."""
-    res = simulate("wizard", "mc:samples=8:bid_samples=8,random,heuristic,random", rounds=300, seed=1,
-                   keep_rows=True, rules={"cards": 5})  # fmt: skip
+@pytest.mark.parametrize("strong_bot", ["mc:samples=8:bid_samples=8", "ismcts:iterations=60:bid_samples=8"])
+def test_strong_bots_beat_random_and_heuristic(strong_bot):
+    """Sanity: on a few hundred 5-card rounds the strong bot (small settings) scores clearly more than random,
+    and more than the heuristic."""
+    res = simulate("wizard", f"{strong_bot},random,heuristic,random", rounds=300, seed=1, keep_rows=True,
+                   rules={"cards": 5})  # fmt: skip
     mean = res.rows.groupby("seat")["score"].mean()
     assert mean[0] > mean[1] + 10 and mean[0] > mean[3] + 10
     assert mean[0] > mean[2]
@@ -178,6 +181,8 @@ def test_mc_beats_random_and_heuristic():
     ("mc:samples=0", r"bot 'mc:samples=0': samples=0 is not allowed; samples is a whole number from 1 to 4096"),
     ("mc:depth=3", r"'depth=3' is not a setting of mc; its settings: samples=N, bid_samples=N"),
     ("mc:bid_samples=2.5", r"bid_samples=2.5 is not allowed"),
+    ("ismcts:c=-1", r"c=-1 is not allowed; c is a number from 0 to 10"),
+    ("ismcts:samples=4", r"'samples=4' is not a setting of ismcts; its settings: iterations=N, c=N, bid_samples=N"),
 ])  # fmt: skip
 def test_bad_settings_are_refused_clearly(spec, match):
     with pytest.raises(CardsimError, match=match):
