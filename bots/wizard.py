@@ -29,7 +29,7 @@ BOT_DOCS = {
 }
 BOT_SETTINGS = {
     "mc": {
-        "samples": Setting(16, 1, 4096, "deals sampled per card decision; cost ~ samples x legal cards x cards left"),
+        "samples": Setting(64, 1, 4096, "deals sampled per card decision; cost ~ samples x legal cards x cards left"),
         "bid_samples": Setting(32, 1, 4096, "deals sampled per bid; cost ~ bid_samples x (cards + 1) x cards"),
     },
     "ismcts": {
