@@ -65,10 +65,10 @@ BOT_DOCS = {
     "mc": "Monte Carlo prediction (least expected penalty over sampled deals) and sampling card play (PIMC)",
     "ismcts": "Monte Carlo prediction and Information Set MCTS card play (SO-ISMCTS, heuristic rollouts)",
 }
-_BID_SAMPLES = Setting(64, 1, 100_000, "deals sampled for the prediction; cost ~ bid_samples x 5 rollouts")
+_BID_SAMPLES = Setting(64, 1, 100_000, "deals sampled for the prediction; cost ~ bid_samples x a few rollouts")
 BOT_SETTINGS = {
     "mc": {
-        "samples": Setting(16, 1, 100_000, "deals sampled per card decision; cost ~ samples x legal cards rollouts"),
+        "samples": Setting(128, 1, 100_000, "deals sampled per card decision; cost ~ samples x legal cards rollouts"),
         "bid_samples": _BID_SAMPLES,
     },
     "ismcts": {

@@ -65,10 +65,10 @@ def test_infoset_holds_the_true_deal_and_every_sample_replays_the_history():
     gives the dealer the shown card and makes every card played so far legal."""
     rng = np.empty((PLAYERS + 1, 4), np.uint64)
     voids = 0
-    for unit in range(12):
+    for unit in range(6):
         first_hand, trump_card, dealt, history, _ = played_round(5, unit, table(RANDOM, RANDOM, HEURISTIC, RANDOM))
         dealer = (first_hand - 1) % PLAYERS
-        for cards in range(0, 36, 3):
+        for cards in range(0, 36, 4):
             hands, _, state, hist = replay_to(first_hand, trump_card, dealt, history, cards)
             for seat in range(PLAYERS):
                 played = np.zeros(PLAYERS, np.uint64)
@@ -82,14 +82,14 @@ def test_infoset_holds_the_true_deal_and_every_sample_replays_the_history():
                 assert known[dealer] == (bit(trump_card) if seat != dealer and hands[dealer] & bit(trump_card) else 0)
                 voids += sum(popcount(forbidden[s]) > 0 for s in others)
                 seed_streams(rng, np.uint64(cards), unit, seat)
-                deals = np.zeros((4, PLAYERS), np.uint64)
+                deals = np.zeros((2, PLAYERS), np.uint64)
                 assert sample_deals(rng, 1, unseen, counts, forbidden, known, deals)
                 for deal in deals:
                     deal[seat] = hands[seat]
                     whole = deal | played
                     assert whole[dealer] & bit(trump_card)
                     assert replays_legally(first_hand, trump_card, whole, history, cards)
-    assert voids > 100  # the rounds did reveal voids
+    assert voids > 50  # the rounds did reveal voids
 
 
 def test_sweep_predictions_equals_one_play_per_prediction():
@@ -121,8 +121,8 @@ def test_mc_prediction_matches_the_advice_optimum():
     cases = [("S6 S7 S8 H6 H7 H8 D6 D7 D8", 1), ("SA SK HA HK DA C9 CJ CA C6", 0)]
     for hand, seat in cases:
         mask = np.uint64(advise.JASS36.mask(hand))
-        p, means = strong.mc_prediction(rng, seat, mask, 0, trump_card, np.zeros(4, np.int64), 0, 0, 1500)
-        options, _ = advise._evaluate(0, 0, int(mask), seat, trump_card, table(*[HEURISTIC] * 4), 0, 1500)
+        p, means = strong.mc_prediction(rng, seat, mask, 0, trump_card, np.zeros(4, np.int64), 0, 0, 800)
+        options, _ = advise._evaluate(0, 0, int(mask), seat, trump_card, table(*[HEURISTIC] * 4), 0, 800)
         expected = options["mean"].to_numpy()
         assert expected[p] <= expected.min() + 1.5  # the same optimum, up to sampling noise
         assert abs(means[p] - expected[p]) < 2.0
