@@ -121,7 +121,7 @@ def replay(
     played_by[:] = 0
     hands = np.zeros(players, np.uint64)  # each card goes into its player's hand just before it is played
     for k in range(n + 1):
-        seat = run_tricks(ASKED, False, True, rng, hands, players, trump, -1, -1, called, np.uint64(0), points, state,
+        seat = run_tricks(ASKED, True, rng, hands, players, trump, -1, -1, called, np.uint64(0), points, state,
                           log)  # fmt: skip
         if k < n:
             hands[seat] |= bit(log[k])
@@ -164,7 +164,7 @@ def mc_play(
             work_hands[:] = deals[i, :players]
             work_points[:] = points
             answer(work_state, card)
-            run_tricks(HEURISTICS, False, True, rng, work_hands, players, trump, declarer, partner, called, pile,
+            run_tricks(HEURISTICS, True, rng, work_hands, players, trump, declarer, partner, called, pile,
                        work_points, work_state, work_log)  # fmt: skip
             score_deal(players, declarer, partner, bid, work_points, card_points(pile), discards_count, scores)
             totals[c] += scores[seat]

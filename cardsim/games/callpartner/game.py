@@ -24,6 +24,7 @@ from cardsim.games.callpartner.play import (
     DECLARER,
     GAMES_BLOCK,
     HIGH,
+    LEADER,
     ROUNDS_BLOCK,
     SUIT_LETTERS,
     TRUMP,
@@ -37,6 +38,7 @@ from cardsim.games.callpartner.play import (
     checked_discards,
     new_scratch,
     new_state,
+    random_tricks,
     run_auction,
     run_tricks,
     start_auction,
@@ -100,13 +102,12 @@ def play_round(
         return dealer, -1, 0, NO_SUIT, -1, -1, 0, False
     called, partner, discards = take_contract(bots, rng, hands, kitty, players, declarer, trump, discards_count)
     start_tricks(state, dealer, players, points)
-    if random_only:  # a constant argument: LLVM compiles a loop without any heuristic code for it
-        run_tricks(bots, True, False, rng, hands, players, trump, declarer, partner, called, discards, points, state,
-                   log)  # fmt: skip
+    if random_only:
+        random_tricks(rng, hands, players, trump, state[LEADER], points)
     else:
         while True:
-            seat = run_tricks(bots, False, asking, rng, hands, players, trump, declarer, partner, called, discards,
-                              points, state, log)  # fmt: skip
+            seat = run_tricks(bots, asking, rng, hands, players, trump, declarer, partner, called, discards, points,
+                              state, log)  # fmt: skip
             if seat < 0:
                 break
             card = strong.play(bots[seat], rng, 1 + seat, hands[seat], seat, players, dealer, trump, declarer, bid,

@@ -35,6 +35,7 @@ from cardsim.games.callpartner.rules import (
     TWO,
     card_points,
     final_winner,
+    legal_mask,
     score_deal,
 )
 from cardsim.protocol import Seat, card_index
@@ -176,17 +177,15 @@ def start_tricks(state: np.ndarray, dealer: int, players: int, points: np.ndarra
 
 @njit(cache=True)
 def run_tricks(
-    bots: np.ndarray, random_only: bool, asking: bool, rng: np.ndarray, hands: np.ndarray, players: int, trump: int,
+    bots: np.ndarray, asking: bool, rng: np.ndarray, hands: np.ndarray, players: int, trump: int,
     declarer: int, partner: int, called: int, discards: np.uint64, points: np.ndarray, state: np.ndarray,
     log: np.ndarray,
 ) -> int:  # fmt: skip
-    """C7, C8 from ``state`` on with the built-in bots: adds each trick's points to points[winner] and writes the
-    cards in play order into ``log``. Returns -1 at the end of the deal, or, if ``asking``, the seat to play when
-    it holds a strong bot or an answer is waiting: an answer waiting is played, else the driver puts the strong
-    bot's card into the state (``answer``) and calls again.
+    """C7, C8 from ``state`` on with the built-in bots: adds each trick's points to points[winner]. Returns -1 at
+    the end of the deal, or, if ``asking``, the seat to play when it holds a strong bot or an answer is waiting: an
+    answer waiting is played, else the driver puts the strong bot's card into the state (``answer``) and calls
+    again; then the cards also go into ``log`` in play order.
 
-    ``random_only`` is a constant at the call sites: LLVM specialises the call with True into a loop without any
-    heuristic code (a third faster for random lineups).
     """
     k, leader, total = state[CARDS_PLAYED], state[LEADER], HAND_OF[players] * players
     led, top_key, winner, two_holder = state[LED], state[TOP_KEY], state[WINNER], state[TWO_HOLDER]
@@ -212,11 +211,12 @@ def run_tricks(
             card = state[ANSWER]
             state[ANSWERED] = 0
         else:
-            bot = builtin.RANDOM if random_only else int(bots[seat, 0])
-            card = builtin.play(bot, rng, 1 + seat, hand, legal, pos, players, trump, led, top_key, winner, one_suit,
-                                two_holder, trick, seat, declarer, partner, revealed, played, discards)  # fmt: skip
+            card = builtin.play(int(bots[seat, 0]), rng, 1 + seat, hand, legal, pos, players, trump, led, top_key,
+                                winner, one_suit, two_holder, trick, seat, declarer, partner, revealed, played,
+                                discards)  # fmt: skip
         hands[seat] = hand ^ bit(card)
-        log[k] = card
+        if asking:
+            log[k] = card
         if pos == 0:
             led = SUIT_OF[card]
         trick |= bit(card)
@@ -239,6 +239,41 @@ def run_tricks(
     return -1
 
 
+@njit(cache=True)
+def random_tricks(
+    rng: np.ndarray, hands: np.ndarray, players: int, trump: int, leader: int, points: np.ndarray
+) -> None:  # fmt: skip
+    """C7, C8 when every seat holds the random bot: the whole deal from ``leader`` on, a trick at a time, a lead and
+    then the followers (the loop of ``run_tricks``, which can stop at any card for a strong bot, cost random lineups
+    a third of their speed)."""
+    played = np.uint64(0)
+    for _ in range(HAND_OF[players]):
+        seat = leader
+        card = builtin.play(builtin.RANDOM, rng, 1 + seat, hands[seat], hands[seat], 0, players, trump, NO_SUIT, -1,
+                            seat, True, -1, np.uint64(0), seat, -1, -1, False, played, np.uint64(0))  # fmt: skip
+        hands[seat] ^= bit(card)
+        trick, led = bit(card), SUIT_OF[card]
+        top_key, winner = KEY[trump, card], seat
+        one_suit, two_holder = True, seat if RANK_OF[card] == TWO else -1
+        for _ in range(1, players):
+            seat = seat + 1 if seat + 1 < players else 0
+            legal = legal_mask(hands[seat], led)
+            card = builtin.play(builtin.RANDOM, rng, 1 + seat, hands[seat], legal, 1, players, trump, led, top_key,
+                                winner, one_suit, two_holder, trick, seat, -1, -1, False, played,
+                                np.uint64(0))  # fmt: skip
+            hands[seat] ^= bit(card)
+            trick |= bit(card)
+            key = KEY[trump, card]
+            winner = seat if key > top_key else winner
+            top_key = max(key, top_key)
+            one_suit = one_suit & (SUIT_OF[card] == led)
+            two_holder = seat if RANK_OF[card] == TWO else two_holder
+        winner = final_winner(winner, top_key, one_suit, two_holder)
+        points[winner] += card_points(trick)
+        played |= trick
+        leader = winner
+
+
 @njit(cache=True, inline="always")
 def play_contract(
     bots: np.ndarray, random_only: bool, rng: np.ndarray, hands: np.ndarray, kitty: np.uint64, dealer: int,
@@ -250,12 +285,10 @@ def play_contract(
     called, partner, discards = take_contract(bots, rng, hands, kitty, players, declarer, trump, discards_count)
     state, log = new_state(), np.empty(DECK_SIZE, np.int64)
     start_tricks(state, dealer, players, points)
-    if random_only:  # a constant argument: LLVM compiles a loop without any heuristic code for it
-        run_tricks(bots, True, False, rng, hands, players, trump, declarer, partner, called, discards, points, state,
-                   log)  # fmt: skip
+    if random_only:
+        random_tricks(rng, hands, players, trump, state[LEADER], points)
     else:
-        run_tricks(bots, False, False, rng, hands, players, trump, declarer, partner, called, discards, points, state,
-                   log)  # fmt: skip
+        run_tricks(bots, False, rng, hands, players, trump, declarer, partner, called, discards, points, state, log)
     side = score_deal(players, declarer, partner, bid, points, card_points(discards), discards_count, scores)
     return called, partner, side
 
