@@ -45,7 +45,7 @@ from cardsim.advise import (
 from cardsim.cards import WIZARD60, bit, nth_card, popcount
 from cardsim.deal import deal_around
 from cardsim.errors import CardsimError
-from cardsim.games.wizard.play import BIDDING, SUIT_LETTERS, new_scratch, play_dealt, start_round
+from cardsim.games.wizard.play import BIDDING, SUIT_LETTERS, has_strong, new_scratch, play_dealt, start_round
 from cardsim.games.wizard.rules import (
     DECK_SIZE,
     FULL_DECK,
@@ -92,6 +92,7 @@ def completions(
     """scores/tricks[sample, b] of ``seat`` when it bids b (tricks -1: b refused), one deal per sample for every b."""
     samples, options = scores.shape
     cards = popcount(hand)
+    strong_bots = has_strong(bots)
     for block in prange((samples + BLOCK - 1) // BLOCK):
         rng, hands, bids, won, points, log = new_scratch()
         dealt_rng, dealt = np.empty_like(rng), np.empty_like(hands)
@@ -101,8 +102,8 @@ def completions(
             dealt_rng[:], dealt[:] = rng, hands
             for b in range(options):
                 rng[:], hands[:] = dealt_rng, dealt
-                if play_dealt(players - 1, players, cards, trump, turned, plus_minus_one, bidding, bots, seat, b, rng,
-                              hands, bids, won, points, log):  # fmt: skip
+                if play_dealt(players - 1, players, cards, trump, turned, plus_minus_one, bidding, bots, strong_bots,
+                              seat, b, rng, hands, bids, won, points, log):  # fmt: skip
                     scores[sample, b], tricks[sample, b] = points[seat], won[seat]
                 else:
                     scores[sample, b], tricks[sample, b] = 0, REFUSED

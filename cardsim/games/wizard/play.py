@@ -90,9 +90,22 @@ def play_round(
         trump = builtin.choose_trump(int(bots[dealer, 0]), rng, 1 + dealer, hands[dealer])
     elif turned >= 0:
         trump = SUIT_OF[turned]  # a Jester has no suit: no trump
-    play_dealt(dealer, players, cards, trump, turned, plus_minus_one, bidding, bots, -1, 0, rng, hands, bids, tricks,
-               scores, log)  # fmt: skip
+    if has_strong(bots):  # two copies, so that LLVM drops the strong bots' branches for built-in-only lineups
+        play_dealt(dealer, players, cards, trump, turned, plus_minus_one, bidding, bots, True, -1, 0, rng, hands, bids,
+                   tricks, scores, log)  # fmt: skip
+    else:
+        play_dealt(dealer, players, cards, trump, turned, plus_minus_one, bidding, bots, False, -1, 0, rng, hands,
+                   bids, tricks, scores, log)  # fmt: skip
     return dealer, turned, trump
+
+
+@njit(cache=True, inline="always")
+def has_strong(bots: np.ndarray) -> bool:
+    """Does the lineup hold a strong bot (``bots.wizard_strong``)?"""
+    for seat in range(bots.shape[0]):
+        if bots[seat, 0] >= builtin.MC:
+            return True
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -105,6 +118,7 @@ def play_dealt(
     plus_minus_one: bool,
     bidding: int,
     bots: np.ndarray,
+    strong_bots: bool,
     forced_seat: int,
     forced_bid: int,
     rng: np.ndarray,
@@ -120,7 +134,8 @@ def play_dealt(
     which then plays towards it (bid advice). Returns False, without playing,
     when that bid is the one ``plus_minus_one`` refuses the dealer. ``log`` gets
     the plays as rows (seat, card); strong bots see it, the turned card and the
-    bids ``bidding`` lets them see, besides their own hand.
+    bids ``bidding`` lets them see, besides their own hand. ``strong_bots``:
+    the lineup may hold strong bots (``has_strong``); False skips the log.
     """
     total = 0
     for i in range(players):  # B5: from the dealer's left; the dealer bids last
@@ -130,7 +145,7 @@ def play_dealt(
             if forced_bid == refused:
                 return False
             bids[seat] = forced_bid
-        elif bots[seat, 0] >= builtin.MC:
+        elif strong_bots and bots[seat, 0] >= builtin.MC:
             bids[seat] = strong.bid(bots[seat], rng, 1 + seat, seat, hands[seat], dealer, players, cards, trump, turned,
                                     bids, i if bidding == OPEN else 0, plus_minus_one)  # fmt: skip
         else:
@@ -145,13 +160,14 @@ def play_dealt(
         for i in range(players):
             legal = legal_mask(hands[seat], led)
             need = bids[seat] - tricks[seat]
-            if bots[seat, 0] >= builtin.MC:
+            if strong_bots and bots[seat, 0] >= builtin.MC:
                 card = strong.play(bots[seat], rng, 1 + seat, seat, hands[seat], legal, players, cards, trump, turned,
                                    bids, bidding != SECRET, tricks, log, n_played)  # fmt: skip
             else:
                 card = builtin.play(int(bots[seat, 0]), rng, 1 + seat, legal, led, top_key, i, players, trump, need)
-            log[n_played, 0], log[n_played, 1] = seat, card
-            n_played += 1
+            if strong_bots:
+                log[n_played, 0], log[n_played, 1] = seat, card
+                n_played += 1
             hands[seat] ^= bit(card)
             led, decided = led_after(led, decided, card)
             key = card_key(card, led, trump)  # B7, decided card by card
