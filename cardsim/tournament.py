@@ -44,49 +44,39 @@ def measures(games: bool) -> list[str]:
     return ["round", "game", "win"] if games else ["round", "win"]
 
 
-@njit(cache=True, nogil=True)
-def _deal_sums(values: np.ndarray, played: np.ndarray, seat_bot: np.ndarray, bots: int, higher_is_better: bool,
-               games: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
-    """One pass over a chunk's deals in every rotation (``values[rotation, unit, round, seat]``, ``played[rotation,
-    unit]``, ``seat_bot[rotation, seat]``): each bot's per-deal values (``measures`` x bots) reduced to their sum
-    and the sums of their products, in a fixed order (reproducible), plus each bot's rounds played."""
-    rotations, units, _, seats = values.shape
-    k = (3 if games else 2) * bots  # the values of ``measures``, bot by bot
-    total, cross, rounds = np.zeros(k), np.zeros((k, k)), np.zeros(bots, np.int64)
-    held = np.zeros(bots)  # seats a bot holds over the rotations: the same for every deal
-    for rot in range(rotations):
-        for s in range(seats):
-            held[seat_bot[rot, s]] += 1.0
-    share = 1.0 / np.arange(1, seats + 1)  # win share of each of k tied winners (multiplying beats dividing here)
-    x, score, taken, win, totals = np.zeros(k), np.zeros(bots), np.zeros(bots), np.zeros(bots), np.zeros(seats)
-    for u in range(units):
-        for b in range(bots):
-            score[b], taken[b], win[b] = 0.0, 0.0, 0.0
-        for rot in range(rotations):
-            for s in range(seats):
-                totals[s] = 0.0
-            for r in range(played[rot, u]):
-                for s in range(seats):
-                    totals[s] += values[rot, u, r, s]
-            best, ties = best_total(totals, higher_is_better)
-            for s in range(seats):
-                b = seat_bot[rot, s]
-                score[b] += totals[s]
-                taken[b] += played[rot, u]
-                if totals[s] == best:
-                    win[b] += share[ties - 1]
-        for b in range(bots):
-            rounds[b] += int(taken[b])
-            x[b] = score[b] / taken[b]
-            if games:
-                x[bots + b], x[2 * bots + b] = score[b] / held[b], win[b] / held[b]
-            else:
-                x[bots + b] = win[b] / held[b]
+@njit(cache=True)
+def _sums(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Column sums and the matrix of sums of products of ``x[deal, value]``, in a fixed order (reproducible)."""
+    k = x.shape[1]
+    total = np.zeros(k)
+    cross = np.zeros((k, k))
+    for i in range(x.shape[0]):
         for a in range(k):
-            total[a] += x[a]
-            for c in range(k):
-                cross[a, c] += x[a] * x[c]
-    return total, cross, rounds
+            total[a] += x[i, a]
+            for b in range(k):
+                cross[a, b] += x[i, a] * x[i, b]
+    return total, cross
+
+
+@njit(cache=True, nogil=True)
+def _add_rotation(values: np.ndarray, played: np.ndarray, seat_bot: np.ndarray, higher_is_better: bool,
+                  score: np.ndarray, rounds: np.ndarray, wins: np.ndarray) -> None:  # fmt: skip
+    """Add one rotation's units to each bot's [unit, bot] score sum, rounds played and win share."""
+    units, _, seats = values.shape
+    totals = np.zeros(seats, np.int64)
+    for u in range(units):
+        for s in range(seats):
+            totals[s] = 0
+        for r in range(played[u]):
+            for s in range(seats):
+                totals[s] += values[u, r, s]
+        best, ties = best_total(totals, higher_is_better)
+        for s in range(seats):
+            b = seat_bot[s]
+            score[u, b] += totals[s]
+            rounds[u, b] += played[u]
+            if totals[s] == best:
+                wins[u, b] += 1.0 / ties
 
 
 @dataclass
@@ -103,17 +93,24 @@ class DealStats:
     def of_batches(cls, game: Game, batches: list[Batch], lineup: tuple[str, ...]) -> DealStats:
         """Statistics of one chunk: ``batches[r]`` holds its deals played in rotation ``r``."""
         names = bot_names(lineup)
-        seat_bot = np.array([[names.index(name) for name in rotated(lineup, r)] for r in range(len(batches))])
-        values = np.stack([batch.per_seat[game.score] for batch in batches])
-        played = np.stack([batch.played for batch in batches])
-        total, cross, rounds = _deal_sums(values, played, seat_bot, len(names), not game.lower_is_better,
-                                          batches[0].games)  # fmt: skip
+        units = len(batches[0].played)
+        score = np.zeros((units, len(names)), np.int64)
+        rounds = np.zeros((units, len(names)), np.int64)
+        wins = np.zeros((units, len(names)))
+        seats = np.zeros(len(names))
         hits: dict[str, np.ndarray] = {}
         for rotation, batch in enumerate(batches):
-            for rate, hit in game.rates(batch).items():
+            seat_bot = np.array([names.index(name) for name in rotated(lineup, rotation)], np.int64)
+            _add_rotation(batch.per_seat[game.score], batch.played, seat_bot, not game.lower_is_better,
+                          score, rounds, wins)  # fmt: skip
+            np.add.at(seats, seat_bot, 1)
+            for rate, values in game.rates(batch).items():
                 hits.setdefault(rate, np.zeros(len(names), np.int64))
-                np.add.at(hits[rate], seat_bot[rotation], column_sums(hit.view(np.int8))[0].astype(np.int64))
-        return cls(len(batches[0].played), total, cross, rounds, hits)
+                np.add.at(hits[rate], seat_bot, column_sums(values.view(np.int8))[0].astype(np.int64))
+        per_deal = {"round": score / rounds, "game": score / seats, "win": wins / seats}
+        x = np.hstack([per_deal[m] for m in measures(batches[0].games)])
+        total, cross = _sums(x)
+        return cls(units, total, cross, rounds.sum(axis=0), hits)
 
     def add(self, other: DealStats) -> None:
         self.units += other.units
