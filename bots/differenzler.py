@@ -42,10 +42,11 @@ from cardsim.games.differenzler.rules import (
     trick_key,
     trump_level,
 )
+from cardsim.lineup import FIRST_STRONG
 from cardsim.rng import below
 
 RANDOM, HEURISTIC = 0, 1
-STRONG = 2  # ids from here on are the strong bots of bots/differenzler_strong.py, which the drivers ask themselves
+STRONG = FIRST_STRONG  # ids from here on are the strong bots of bots/differenzler_strong.py, which the drivers ask
 BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC}
 BOT_DOCS = {
     "random": "uniform prediction 0..157, uniform legal card",
@@ -234,6 +235,20 @@ def play_cards(bots: np.ndarray, trump: int, rng: np.ndarray, hands: np.ndarray,
     (state[TRICK], state[POS], state[LEADER], state[LED], state[TOP_KEY], state[TOP_TRUMP], state[WINNER],
      state[WON]) = t, i, leader, led, top_key, top_trump, winner, won  # fmt: skip
     return stopped
+
+
+@njit(cache=True, inline="always")
+def play_all(bots: np.ndarray, trump: int, first_hand: int, rng: np.ndarray, hands: np.ndarray, history: np.ndarray,
+             predictions: np.ndarray, points: np.ndarray) -> None:  # fmt: skip
+    """``play_cards`` for a whole round that only random and heuristic bots play: a fixed trip count and no stops,
+    which the batch kernel runs about a third faster."""
+    t, i, leader, led, top_key, top_trump, winner, won = 0, 0, first_hand, -1, -1, -1, first_hand, 0
+    for _ in range(TRICKS * PLAYERS):
+        seat = (leader + i) % PLAYERS
+        legal = legal_mask(hands[seat], led, trump, top_trump)
+        card = play(int(bots[seat, 0]), rng, 1 + seat, legal, led, top_key, i, trump, points[seat], predictions[seat])
+        t, i, leader, led, top_key, top_trump, winner, won = _step(card, trump, hands, history, points, t, i, leader,
+                                                                   led, top_key, top_trump, winner, won)  # fmt: skip
 
 
 @njit(cache=True)

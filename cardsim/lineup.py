@@ -25,6 +25,7 @@ import numpy as np
 from cardsim.errors import CardsimError
 
 MAX_SETTINGS = 4  # settings columns in the bot table after the id
+FIRST_STRONG = 2  # built-in ids from here on are strong bots (bots/<game>_strong.py), in every game
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,20 @@ class Lineup:
     def compiled(self) -> bool:
         """True when every seat is a built-in bot, so the compiled batch kernels can play."""
         return all(isinstance(b, int) for b in self.bots)
+
+    @property
+    def strong_table(self) -> np.ndarray | None:
+        """``strong_table(self.table)``."""
+        return strong_table(self.table)
+
+
+def strong_table(table: np.ndarray) -> np.ndarray | None:
+    """``table`` when a seat holds a strong bot, else None: the kernels' ``strong_bots`` argument.
+
+    Numba prunes every ``strong_bots is not None`` branch from the kernels it compiles for None, so random and
+    heuristic lineups neither compile nor run the strong bots' code.
+    """
+    return table if (table[:, 0] >= FIRST_STRONG).any() else None
 
 
 def _load_python_bot(spec: str, game: str, methods: tuple[str, ...]) -> Any:

@@ -41,10 +41,10 @@ class Differenzler(Game):
         trump_cards = np.zeros((count, rounds), np.int8)
         predictions, points, penalties = (np.zeros((count, rounds, PLAYERS), np.int16) for _ in range(3))
         if lineup.compiled and engine != "python":
-            bots = lineup.table
             tiebreaks = rules.max_tiebreak_rounds if games else -1  # -1: single rounds
-            simulate_games(np.uint64(seed), start, bots, rules.exact_bonus, rules.predictions == "open", tiebreaks,
-                           played, first_hands, trump_cards, predictions, points, penalties)  # fmt: skip
+            simulate_games(np.uint64(seed), start, lineup.table, lineup.strong_table, rules.exact_bonus,
+                           rules.predictions == "open", tiebreaks, played, first_hands, trump_cards, predictions,
+                           points, penalties)  # fmt: skip
         else:
             for u in range(count):
                 records = self.play_unit_py(rules, lineup, seed, start + u, games)

@@ -68,6 +68,7 @@ def play_round(
     sub: int,
     first_hand: int,
     bots: np.ndarray,
+    strong_bots: np.ndarray | None,
     exact_bonus: int,
     open_predictions: bool,
     rng: np.ndarray,
@@ -85,43 +86,46 @@ def play_round(
     passed whole: the hot loop creates no array views.
     """
     first_hand, trump_card = start_round(seed, unit, sub, first_hand, rng, hands)
-    play_dealt(first_hand, trump_card, bots, exact_bonus, open_predictions, rng, hands, history, predictions, points,
-               penalties, state, checks)  # fmt: skip
+    play_dealt(first_hand, trump_card, bots, strong_bots, exact_bonus, open_predictions, rng, hands, history,
+               predictions, points, penalties, state, checks)  # fmt: skip
     return first_hand, trump_card
 
 
 @njit(cache=True, inline="always")  # inlined into the batch loop: a call per round costs random bots ~30%
-def play_dealt(first_hand: int, trump_card: int, bots: np.ndarray, exact_bonus: int, open_predictions: bool,
-               rng: np.ndarray, hands: np.ndarray, history: np.ndarray, predictions: np.ndarray, points: np.ndarray,
-               penalties: np.ndarray, state: np.ndarray, checks: np.ndarray) -> None:  # fmt: skip
+def play_dealt(first_hand: int, trump_card: int, bots: np.ndarray, strong_bots: np.ndarray | None,
+               exact_bonus: int, open_predictions: bool, rng: np.ndarray, hands: np.ndarray, history: np.ndarray,
+               predictions: np.ndarray, points: np.ndarray, penalties: np.ndarray, state: np.ndarray,
+               checks: np.ndarray) -> None:  # fmt: skip
     """Play a dealt round (``hands``, streams in ``rng``) with built-in bots: predictions, nine tricks, penalties.
 
     Fills predictions/points/penalties[seat] and history[trick] = (leader, winner, 4 cards in play order).
-    Random and heuristic bots play through ``play_cards``; a strong bot is asked when it is its turn, with what
-    its seat may see (the predictions announced before it and, in play, all of them only when they are open).
+    Random and heuristic bots play through ``play_cards``. ``strong_bots`` is None or the bot table
+    (``Lineup.strong_table``): then a strong bot is asked when it is its turn, with what its seat may see (the
+    predictions announced before it and, in play, all of them only when they are open).
     """
     trump = SUIT_OF[trump_card]
     seen = 0  # seats whose predictions are visible
     for i in range(PLAYERS):  # A7: First Hand first, the dealer last
         s = (first_hand + i) % PLAYERS
-        bot = int(bots[s, 0])
-        if bot >= builtin.STRONG:
-            predictions[s] = strong.predict(bots[s], rng, s, hands[s], first_hand, trump_card, predictions, seen,
-                                            exact_bonus)  # fmt: skip
+        if strong_bots is not None and strong_bots[s, 0] >= builtin.STRONG:
+            predictions[s] = strong.predict(strong_bots[s], rng, s, hands[s], first_hand, trump_card, predictions,
+                                            seen, exact_bonus)  # fmt: skip
         else:
-            predictions[s] = builtin.predict(bot, rng, 1 + s, hands[s], trump)
+            predictions[s] = builtin.predict(int(bots[s, 0]), rng, 1 + s, hands[s], trump)
         if open_predictions:
             seen |= 1 << s
         points[s] = 0
-    start_state(state, first_hand)
-    while True:
+    if strong_bots is None:
+        builtin.play_all(bots, trump, first_hand, rng, hands, history, predictions, points)
+    else:
+        start_state(state, first_hand)
         seat = play_cards(bots, trump, rng, hands, history, predictions, points, state, -1, checks)
-        if seat < 0:
-            break
-        legal = legal_mask(hands[seat], state[LED], trump, state[TOP_TRUMP])
-        card = strong.play(bots[seat], rng, seat, hands[seat], legal, history, state, first_hand, trump_card,
-                           predictions, seen, points, exact_bonus)  # fmt: skip
-        apply_card(card, trump, hands, history, points, state)
+        while seat >= 0:
+            legal = legal_mask(hands[seat], state[LED], trump, state[TOP_TRUMP])
+            card = strong.play(strong_bots[seat], rng, seat, hands[seat], legal, history, state, first_hand,
+                               trump_card, predictions, seen, points, exact_bonus)  # fmt: skip
+            apply_card(card, trump, hands, history, points, state)
+            seat = play_cards(bots, trump, rng, hands, history, predictions, points, state, -1, checks)
     for s in range(PLAYERS):
         penalties[s] = penalty(predictions[s], points[s], exact_bonus)
 
@@ -147,6 +151,7 @@ def simulate_games(
     seed: np.uint64,
     start: int,
     bots: np.ndarray,
+    strong_bots: np.ndarray | None,
     exact_bonus: int,
     open_predictions: bool,
     max_tiebreak_rounds: int,
@@ -160,7 +165,7 @@ def simulate_games(
     """Units ``start ..`` in parallel: whole games (A11) or, with ``max_tiebreak_rounds`` < 0, single rounds.
 
     Round r of unit u is stream (seed, u, r). Out arrays are [unit, round, ...];
-    ``rounds_played[unit]`` says how many rounds are filled.
+    ``rounds_played[unit]`` says how many rounds are filled. ``strong_bots``: see ``play_dealt``.
     """
     count = rounds_played.shape[0]
     for block in prange((count + BLOCK - 1) // BLOCK):
@@ -172,8 +177,8 @@ def simulate_games(
             while r == 0 or (max_tiebreak_rounds >= 0 and not game_over(totals, r, max_tiebreak_rounds)):
                 first_hand = -1 if r == 0 else (first_hands[g, 0] + r) % PLAYERS
                 first_hands[g, r], trump_cards[g, r] = play_round(
-                    seed, start + g, r, first_hand, bots, exact_bonus, open_predictions, rng, hands, history, pred, pts,
-                    pen, state, checks,
+                    seed, start + g, r, first_hand, bots, strong_bots, exact_bonus, open_predictions, rng, hands,
+                    history, pred, pts, pen, state, checks,
                 )  # fmt: skip
                 for s in range(PLAYERS):
                     predictions[g, r, s], points[g, r, s], penalties[g, r, s] = pred[s], pts[s], pen[s]
