@@ -13,10 +13,11 @@ from numba import njit
 
 from cardsim.cards import lowest_card, nth_card, popcount
 from cardsim.games.wizard.rules import RANK_OF, SUIT_MASK, SUIT_OF, WIZARD_KEY, WIZARD_MASK, card_key
-from cardsim.lineup import Setting
+from cardsim.lineup import FIRST_STRONG, Setting
 from cardsim.rng import below
 
-RANDOM, HEURISTIC, MC, ISMCTS = 0, 1, 2, 3  # ids from MC on are strong bots (bots.wizard_strong)
+RANDOM, HEURISTIC = 0, 1
+MC, ISMCTS = FIRST_STRONG, FIRST_STRONG + 1  # the strong bots (bots.wizard_strong)
 BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "mc": MC, "ismcts": ISMCTS}
 BOT_DOCS = {
     "random": "uniform bid 0..cards (an allowed one), uniform legal card, uniform trump suit",

@@ -118,7 +118,7 @@ def test_honest_decisions_do_not_depend_on_hidden_cards(row):
                     h2[s] = np.uint64(sum(1 << int(i) for i in order))
                     rest &= ~int(h2[s])
                 assert h2[1] != hands[1]
-            play_dealt(dealer, players, cards, trump, turned, False, 2, bots, True, -1, 0, r2, h2, bids, won, points,
+            play_dealt(dealer, players, cards, trump, turned, False, 2, bots, bots, -1, 0, r2, h2, bids, won, points,
                        log)  # fmt: skip
             seen[other] = (int(bids[0]), int(log[0, 1]))
         assert len(set(seen.values())) == 1, seen

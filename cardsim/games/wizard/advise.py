@@ -45,7 +45,7 @@ from cardsim.advise import (
 from cardsim.cards import WIZARD60, bit, nth_card, popcount
 from cardsim.deal import deal_around
 from cardsim.errors import CardsimError
-from cardsim.games.wizard.play import BIDDING, SUIT_LETTERS, has_strong, new_scratch, play_dealt, start_round
+from cardsim.games.wizard.play import BIDDING, SUIT_LETTERS, new_scratch, play_dealt, start_round
 from cardsim.games.wizard.rules import (
     DECK_SIZE,
     FULL_DECK,
@@ -57,6 +57,7 @@ from cardsim.games.wizard.rules import (
     is_jester,
     is_wizard,
 )
+from cardsim.lineup import strong_table
 from cardsim.options import rules_text
 from cardsim.rng import DEAL_STREAM, below, check_seed, seed_streams
 
@@ -87,12 +88,13 @@ def deal_completion(
 @njit(parallel=True, cache=True)
 def completions(
     seed: np.uint64, key: int, hand: np.uint64, seat: int, players: int, turn_from: np.uint64, trump: int,
-    plus_minus_one: bool, bidding: int, bots: np.ndarray, scores: np.ndarray, tricks: np.ndarray,
+    plus_minus_one: bool, bidding: int, bots: np.ndarray, strong_bots: np.ndarray | None, scores: np.ndarray,
+    tricks: np.ndarray,
 ) -> None:  # fmt: skip
-    """scores/tricks[sample, b] of ``seat`` when it bids b (tricks -1: b refused), one deal per sample for every b."""
+    """scores/tricks[sample, b] of ``seat`` when it bids b (tricks -1: b refused), one deal per sample for every b.
+    ``strong_bots``: see ``play.play_dealt``."""
     samples, options = scores.shape
     cards = popcount(hand)
-    strong_bots = has_strong(bots)
     for block in prange((samples + BLOCK - 1) // BLOCK):
         rng, hands, bids, won, points, log = new_scratch()
         dealt_rng, dealt = np.empty_like(rng), np.empty_like(hands)
@@ -130,7 +132,7 @@ def _evaluate(
     scores = np.empty((samples, options), np.int16)
     tricks = np.empty((samples, options), np.int8)
     completions(np.uint64(seed), key, np.uint64(hand), seat, players, np.uint64(turn_from), trump, rules.plus_minus_one,
-                BIDDING.index(rules.bidding), bots, scores, tricks)  # fmt: skip
+                BIDDING.index(rules.bidding), bots, strong_table(bots), scores, tricks)  # fmt: skip
     played = tricks != REFUSED
     table = option_table(range(options), scores, played)
     with np.errstate(invalid="ignore"):

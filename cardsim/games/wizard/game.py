@@ -45,9 +45,9 @@ class Wizard(Game):
         bids, tricks = (np.zeros((count, rounds, players), np.int8) for _ in range(2))
         scores = np.zeros((count, rounds, players), np.int16)
         if lineup.compiled and engine != "python":
-            bots = lineup.table
             simulate_games(np.uint64(seed), start, schedule, fixed, rules.plus_minus_one, BIDDING.index(rules.bidding),
-                           bots, dealers, turned, trumps, bids, tricks, scores)  # fmt: skip
+                           lineup.table, lineup.strong_table, dealers, turned, trumps, bids, tricks,
+                           scores)  # fmt: skip
         else:
             for u in range(count):
                 for r, rec in enumerate(self.play_unit_py(rules, lineup, seed, start + u, games)):

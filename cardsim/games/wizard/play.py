@@ -71,6 +71,7 @@ def play_round(
     plus_minus_one: bool,
     bidding: int,
     bots: np.ndarray,
+    strong_bots: np.ndarray | None,
     rng: np.ndarray,
     hands: np.ndarray,
     bids: np.ndarray,
@@ -90,22 +91,9 @@ def play_round(
         trump = builtin.choose_trump(int(bots[dealer, 0]), rng, 1 + dealer, hands[dealer])
     elif turned >= 0:
         trump = SUIT_OF[turned]  # a Jester has no suit: no trump
-    if has_strong(bots):  # two copies, so that LLVM drops the strong bots' branches for built-in-only lineups
-        play_dealt(dealer, players, cards, trump, turned, plus_minus_one, bidding, bots, True, -1, 0, rng, hands, bids,
-                   tricks, scores, log)  # fmt: skip
-    else:
-        play_dealt(dealer, players, cards, trump, turned, plus_minus_one, bidding, bots, False, -1, 0, rng, hands,
-                   bids, tricks, scores, log)  # fmt: skip
+    play_dealt(dealer, players, cards, trump, turned, plus_minus_one, bidding, bots, strong_bots, -1, 0, rng, hands,
+               bids, tricks, scores, log)  # fmt: skip
     return dealer, turned, trump
-
-
-@njit(cache=True, inline="always")
-def has_strong(bots: np.ndarray) -> bool:
-    """Does the lineup hold a strong bot (``bots.wizard_strong``)?"""
-    for seat in range(bots.shape[0]):
-        if bots[seat, 0] >= builtin.MC:
-            return True
-    return False
 
 
 @njit(cache=True, inline="always")
@@ -118,7 +106,7 @@ def play_dealt(
     plus_minus_one: bool,
     bidding: int,
     bots: np.ndarray,
-    strong_bots: bool,
+    strong_bots: np.ndarray | None,
     forced_seat: int,
     forced_bid: int,
     rng: np.ndarray,
@@ -134,8 +122,9 @@ def play_dealt(
     which then plays towards it (bid advice). Returns False, without playing,
     when that bid is the one ``plus_minus_one`` refuses the dealer. ``log`` gets
     the plays as rows (seat, card); strong bots see it, the turned card and the
-    bids ``bidding`` lets them see, besides their own hand. ``strong_bots``:
-    the lineup may hold strong bots (``has_strong``); False skips the log.
+    bids ``bidding`` lets them see, besides their own hand. ``strong_bots`` is
+    None (no log, and numba compiles no strong bot) or the bot table
+    (``Lineup.strong_table``).
     """
     total = 0
     for i in range(players):  # B5: from the dealer's left; the dealer bids last
@@ -145,9 +134,9 @@ def play_dealt(
             if forced_bid == refused:
                 return False
             bids[seat] = forced_bid
-        elif strong_bots and bots[seat, 0] >= builtin.MC:
-            bids[seat] = strong.bid(bots[seat], rng, 1 + seat, seat, hands[seat], dealer, players, cards, trump, turned,
-                                    bids, i if bidding == OPEN else 0, plus_minus_one)  # fmt: skip
+        elif strong_bots is not None and strong_bots[seat, 0] >= builtin.MC:
+            bids[seat] = strong.bid(strong_bots[seat], rng, 1 + seat, seat, hands[seat], dealer, players, cards, trump,
+                                    turned, bids, i if bidding == OPEN else 0, plus_minus_one)  # fmt: skip
         else:
             bids[seat] = builtin.bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], trump, players, cards, refused)
         total += bids[seat]
@@ -160,12 +149,12 @@ def play_dealt(
         for i in range(players):
             legal = legal_mask(hands[seat], led)
             need = bids[seat] - tricks[seat]
-            if strong_bots and bots[seat, 0] >= builtin.MC:
-                card = strong.play(bots[seat], rng, 1 + seat, seat, hands[seat], legal, players, cards, trump, turned,
-                                   bids, bidding != SECRET, tricks, log, n_played)  # fmt: skip
+            if strong_bots is not None and strong_bots[seat, 0] >= builtin.MC:
+                card = strong.play(strong_bots[seat], rng, 1 + seat, seat, hands[seat], legal, players, cards, trump,
+                                   turned, bids, bidding != SECRET, tricks, log, n_played)  # fmt: skip
             else:
                 card = builtin.play(int(bots[seat, 0]), rng, 1 + seat, legal, led, top_key, i, players, trump, need)
-            if strong_bots:
+            if strong_bots is not None:
                 log[n_played, 0], log[n_played, 1] = seat, card
                 n_played += 1
             hands[seat] ^= bit(card)
@@ -203,6 +192,7 @@ def simulate_games(
     plus_minus_one: bool,
     bidding: int,
     bots: np.ndarray,
+    strong_bots: np.ndarray | None,
     dealers: np.ndarray,
     turned: np.ndarray,
     trumps: np.ndarray,
@@ -211,7 +201,8 @@ def simulate_games(
     scores: np.ndarray,
 ) -> None:
     """Units ``start ..`` in parallel, each a game of ``len(schedule)`` rounds (round r deals schedule[r] cards;
-    stream (seed, unit, r)). A single round is a one-round schedule. Out arrays are [unit, round, (seat)]."""
+    stream (seed, unit, r)). A single round is a one-round schedule. Out arrays are [unit, round, (seat)].
+    ``strong_bots``: see ``play_dealt``."""
     count, players = dealers.shape[0], bots.shape[0]
     for block in prange((count + BLOCK - 1) // BLOCK):
         rng, hands, bid, won, points, log = new_scratch()
@@ -220,7 +211,7 @@ def simulate_games(
                 dealer = -1 if r == 0 else (dealers[u, 0] + r) % players  # B2: the deal rotates (once a round)
                 dealers[u, r], turned[u, r], trumps[u, r] = play_round(
                     seed, start + u, r, dealer, players, schedule[r], fixed_trumps[r], plus_minus_one, bidding,
-                    bots, rng, hands, bid, won, points, log,
+                    bots, strong_bots, rng, hands, bid, won, points, log,
                 )  # fmt: skip
                 for s in range(players):
                     bids[u, r, s], tricks[u, r, s], scores[u, r, s] = bid[s], won[s], points[s]
