@@ -42,9 +42,9 @@ from cardsim.games.callpartner.rules import (
 from cardsim.rng import below
 
 RANDOM, HEURISTIC = 0, 1
-# Ids from FIRST_STRONG on are the strong bots of bots.callpartner_strong: the drivers ask them for their bids and
-# cards; the dispatch below treats them as the heuristic (their call and discards, and wherever no driver asks).
-FIRST_STRONG = 2
+# Ids from cardsim.lineup.FIRST_STRONG on are the strong bots of bots.callpartner_strong: the drivers ask them for
+# their bids and cards; the dispatch below treats them as the heuristic (their call and discards, and wherever no
+# driver asks).
 BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC}
 BOT_DOCS = {
     "random": "passes with probability 1/2, else a uniform allowed bid number with a uniform suit; calls a uniform "

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bots.callpartner import FIRST_STRONG, HEURISTIC, heuristic_bid
+from bots.callpartner import HEURISTIC, heuristic_bid
 from cardsim.cards import bit, lowest_card, popcount
 from cardsim.errors import CardsimError
 from cardsim.games.callpartner.advise import PASS, complete
@@ -56,7 +56,7 @@ from cardsim.games.callpartner.rules import (
     trick_winner,
 )
 from cardsim.infoset import sample_deals
-from cardsim.lineup import MAX_SETTINGS, Setting
+from cardsim.lineup import FIRST_STRONG, MAX_SETTINGS, Setting
 from cardsim.rng import next_u64
 
 MC = FIRST_STRONG

@@ -65,7 +65,7 @@ from cardsim.games.callpartner.rules import (
     legal_mask,
     score_deal,
 )
-from cardsim.lineup import Lineup
+from cardsim.lineup import FIRST_STRONG, Lineup
 from cardsim.protocol import Seat, ask, checked_card
 from cardsim.results import Batch
 from cardsim.rng import stream_seed
@@ -75,25 +75,26 @@ BOT_DOCS = {**builtin.BOT_DOCS, **strong.BOT_DOCS}
 @njit(cache=True, inline="always")
 def play_round(
     seed: np.uint64, unit: int, sub: int, dealer: int, players: int, forced: bool, discards_count: bool,
-    bots: np.ndarray, random_only: bool, asking: bool, rng: np.ndarray, hands: np.ndarray, points: np.ndarray,
-    scores: np.ndarray, state: np.ndarray, log: np.ndarray,
+    bots: np.ndarray, strong_bots: np.ndarray | None, random_only: bool, rng: np.ndarray, hands: np.ndarray,
+    points: np.ndarray, scores: np.ndarray, state: np.ndarray, log: np.ndarray,
 ) -> tuple:  # fmt: skip
     """One deal with built-in bots; fills points/scores[seat] (trick points, C9 score). ``random_only``: every
-    seat holds the random bot (the same deal, played by a loop without heuristic code); ``asking``: some seat holds
-    a strong bot, asked for its bids and cards where the game's loops stop for it.
+    seat holds the random bot (the same deal, played by a loop without heuristic code). ``strong_bots`` is None
+    (numba then compiles no strong bot) or the bot table (``Lineup.strong_table``): strong bots are asked for
+    their bids and cards where the game's loops stop for them.
 
     Returns (dealer, declarer, bid, trump, called card, partner, side points, made); a deal nobody
     declared returns declarer, trump, called card and partner -1 and scores 0 for everybody.
     """
+    asking = strong_bots is not None
     dealer, kitty = start_round(seed, unit, sub, dealer, players, rng, hands)
     start_auction(state, dealer, players)
-    while True:
-        seat = run_auction(bots, asking, rng, hands, dealer, players, forced, -1, state)
-        if seat < 0:
-            break
-        number, suit = strong.bid(bots[seat], rng, 1 + seat, hands[seat], seat, dealer, players, state[HIGH], forced,
-                                  discards_count)  # fmt: skip
+    seat = run_auction(bots, asking, rng, hands, dealer, players, forced, -1, state)
+    while strong_bots is not None and seat >= 0:
+        number, suit = strong.bid(strong_bots[seat], rng, 1 + seat, hands[seat], seat, dealer, players, state[HIGH],
+                                  forced, discards_count)  # fmt: skip
         answer(state, number, suit)
+        seat = run_auction(bots, asking, rng, hands, dealer, players, forced, -1, state)
     declarer, bid, trump = state[DECLARER], state[HIGH], state[TRUMP]
     if declarer < 0:
         for s in range(players):
@@ -105,15 +106,15 @@ def play_round(
     if random_only:
         random_tricks(rng, hands, players, trump, state[LEADER], points)
     else:
-        while True:
-            seat = run_tricks(bots, asking, rng, hands, players, trump, declarer, partner, called, discards, points,
-                              state, log)  # fmt: skip
-            if seat < 0:
-                break
-            card = strong.play(bots[seat], rng, 1 + seat, hands[seat], seat, players, dealer, trump, declarer, bid,
-                               called, discards if seat == declarer else np.uint64(0), discards_count, log,
+        seat = run_tricks(bots, asking, rng, hands, players, trump, declarer, partner, called, discards, points, state,
+                          log)  # fmt: skip
+        while strong_bots is not None and seat >= 0:
+            card = strong.play(strong_bots[seat], rng, 1 + seat, hands[seat], seat, players, dealer, trump, declarer,
+                               bid, called, discards if seat == declarer else np.uint64(0), discards_count, log,
                                state[CARDS_PLAYED])  # fmt: skip
             answer(state, card)
+            seat = run_tricks(bots, asking, rng, hands, players, trump, declarer, partner, called, discards, points,
+                              state, log)  # fmt: skip
     side = score_deal(players, declarer, partner, bid, points, card_points(discards), discards_count, scores)
     return dealer, declarer, bid, trump, called, partner, side, side >= bid
 
@@ -121,19 +122,19 @@ def play_round(
 @njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
 def simulate_games(
     seed: np.uint64, start: int, players: int, games: bool, target: int, max_deals: int, forced: bool,
-    discards_count: bool, bots: np.ndarray, played: np.ndarray, dealers: np.ndarray, declarers: np.ndarray,
+    discards_count: bool, bots: np.ndarray, strong_bots: np.ndarray | None, played: np.ndarray, dealers: np.ndarray,
+    declarers: np.ndarray,
     bids: np.ndarray, trumps: np.ndarray, called: np.ndarray, partners: np.ndarray, side_points: np.ndarray,
     made: np.ndarray, points: np.ndarray, scores: np.ndarray,
 ) -> None:  # fmt: skip
     """Units ``start ..`` in parallel: single deals (stream (seed, unit, 0)), or whole games (C10) whose deal d
     is stream (seed, unit, d), the dealer rotating from a random first dealer. Out arrays are
-    [unit, deal(, seat)]; ``played[unit]`` says how many deals are filled."""
+    [unit, deal(, seat)]; ``played[unit]`` says how many deals are filled. ``strong_bots``: see ``play_round``."""
     count = played.shape[0]
     block = GAMES_BLOCK if games else ROUNDS_BLOCK
-    random_only, asking = True, False
+    random_only = True
     for s in range(players):
         random_only = random_only and bots[s, 0] == builtin.RANDOM
-        asking = asking or bots[s, 0] >= builtin.FIRST_STRONG
     for b in prange((count + block - 1) // block):
         rng, hands, pts, sc, totals = new_scratch()
         state, log = new_state(), np.empty(DECK_SIZE, np.int64)
@@ -143,8 +144,8 @@ def simulate_games(
             d, first = 0, -1
             while True:
                 dealer = -1 if d == 0 else (first + d) % players  # the deal rotates (C3)
-                result = play_round(seed, start + u, d, dealer, players, forced, discards_count, bots, random_only,
-                                    asking, rng, hands, pts, sc, state, log)  # fmt: skip
+                result = play_round(seed, start + u, d, dealer, players, forced, discards_count, bots, strong_bots,
+                                    random_only, rng, hands, pts, sc, state, log)  # fmt: skip
                 if d == 0:
                     first = result[0]
                 dealers[u, d], declarers[u, d], bids[u, d], trumps[u, d] = result[0], result[1], result[2], result[3]
@@ -205,7 +206,7 @@ def play_round_py(
     while True:
         if seat not in passed:
             bot, high = bots[seat], table["high"]
-            if isinstance(bot, int) and bot >= builtin.FIRST_STRONG:
+            if isinstance(bot, int) and bot >= FIRST_STRONG:
                 number, suit = timed(times, strong.bid, table_rows[seat], rng, 1 + seat, hands[seat], seat, dealer,
                                      players, high, forced, discards_count)  # fmt: skip
             elif isinstance(bot, int):
@@ -276,7 +277,7 @@ def play_round_py(
             seat = (leader + i) % players
             legal = int(legal_mask(hands[seat], led))
             bot = bots[seat]
-            if isinstance(bot, int) and bot >= builtin.FIRST_STRONG:
+            if isinstance(bot, int) and bot >= FIRST_STRONG:
                 own = np.uint64(discards if seat == declarer else 0)
                 card = timed(times, strong.play, table_rows[seat], rng, 1 + seat, hands[seat], seat, players, dealer,
                              trump, declarer, rec.bid, called, own, discards_count, log, n_log)  # fmt: skip
@@ -356,9 +357,9 @@ class CallPartner(Game):
         points = np.zeros((count, deals, players), np.int8)
         scores = np.zeros((count, deals, players), np.int16)
         if lineup.compiled and engine != "python":
-            bots = lineup.table
             simulate_games(np.uint64(seed), start, players, games, rules.target, rules.max_deals,
-                           rules.all_pass == "dealer_forced", rules.discards_count, bots, played,
+                           rules.all_pass == "dealer_forced", rules.discards_count, lineup.table, lineup.strong_table,
+                           played,
                            *per_round.values(), made, points, scores)  # fmt: skip
         else:
             for u in range(count):

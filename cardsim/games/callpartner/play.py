@@ -38,6 +38,7 @@ from cardsim.games.callpartner.rules import (
     legal_mask,
     score_deal,
 )
+from cardsim.lineup import FIRST_STRONG
 from cardsim.protocol import Seat, card_index
 from cardsim.rng import DEAL_STREAM, below, seed_streams
 
@@ -113,7 +114,7 @@ def run_auction(
         if not (passed >> seat) & 1:
             if seat == passer:
                 number, suit = 0, 0
-            elif asking and bots[seat, 0] >= builtin.FIRST_STRONG:
+            elif asking and bots[seat, 0] >= FIRST_STRONG:
                 if not state[ANSWERED]:
                     state[SEAT], state[PASSED], state[ACTIVE] = seat, passed, active
                     state[HIGH], state[DECLARER], state[TRUMP] = high, declarer, trump
@@ -202,7 +203,7 @@ def run_tricks(
             legal = hand & SUIT_MASK[led]  # C7: follow suit if able (rules.legal_mask, inlined)
             if not legal:
                 legal = hand
-        if asking and (state[ANSWERED] or bots[seat, 0] >= builtin.FIRST_STRONG):
+        if asking and (state[ANSWERED] or bots[seat, 0] >= FIRST_STRONG):
             if not state[ANSWERED]:
                 state[CARDS_PLAYED], state[LEADER], state[LED], state[TOP_KEY] = k, leader, led, top_key
                 state[WINNER], state[ONE_SUIT], state[TWO_HOLDER] = winner, one_suit, two_holder
