@@ -43,8 +43,8 @@ from cardsim.rng import below
 
 RANDOM, HEURISTIC = 0, 1
 # Ids from cardsim.lineup.FIRST_STRONG on are the strong bots of bots.callpartner_strong: the drivers ask them for
-# their bids and cards; the dispatch below treats them as the heuristic (their call and discards, and wherever no
-# driver asks).
+# their decisions; the dispatch below treats them as the heuristic (a forced dealer's trump, and wherever no driver
+# asks).
 BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC}
 BOT_DOCS = {
     "random": "passes with probability 1/2, else a uniform allowed bid number with a uniform suit; calls a uniform "
@@ -143,7 +143,9 @@ def heuristic_call(hand: np.uint64, trump: int) -> int:
 @njit(cache=True)
 def heuristic_discard(hand: np.uint64, count: int, trump: int, discards_count: bool) -> np.uint64:
     """``count`` cards to discard: low cards of short side suits; point cards that will hardly win a trick
-    first when discards count for the declaring side (C6). Special winners and trumps are kept."""
+    first when discards count for the declaring side (C6). Special winners and trumps are kept. Each card's keep
+    score depends on the whole hand only, so the choice of a larger count contains this one: the strong bot's
+    candidates are the ``count + 2`` cards it keeps least."""
     chosen = np.uint64(0)
     for _ in range(count):
         best, best_keep = -1, 10**9

@@ -9,8 +9,16 @@ declarer its discards.
   each suit, and once with the seat passing (the kernel of the bid advice,
   ``cardsim.games.callpartner.advise.complete``). The bot bids the level and
   trump with the best expected score (+L when the side's points reach L, else
-  -L, C9) if it beats the expected score of passing, else passes. The call,
-  the discards and a forced dealer's trump are the heuristic's.
+  -L, C9) if it beats the expected score of passing, else passes. A forced
+  dealer's trump is the heuristic's.
+* Call and discards (C5, C6): deals of the cards the declarer has not seen
+  are drawn uniformly; in each, every candidate is played out by the
+  heuristic and the bot takes the one with the best mean score (the
+  heuristic's own choice on ties). Call candidates: the ``CALL_CANDIDATES``
+  strongest cards not in the hand (the heuristic calls the first); the kitty
+  is then taken and discarded as the heuristic would. Discard candidates
+  (the kitty now seen, the call fixed): every ``k`` of the ``k + 2`` cards
+  the heuristic keeps least, ``k`` the kitty's size.
 * Cards: deals consistent with the seat's information set (``infoset``) are
   drawn exactly uniformly (``cardsim.infoset``); each legal card is played in
   every sampled deal and the deal is played to its end by the heuristic; the
@@ -28,8 +36,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bots.callpartner import HEURISTIC, heuristic_bid
-from cardsim.cards import bit, lowest_card, popcount
+from bots.callpartner import HEURISTIC, heuristic_bid, heuristic_call, heuristic_discard
+from cardsim.cards import bit, lowest_card, nth_card, popcount
 from cardsim.errors import CardsimError
 from cardsim.games.callpartner.advise import PASS, complete
 from cardsim.games.callpartner.play import (
@@ -43,6 +51,7 @@ from cardsim.games.callpartner.play import (
     start_tricks,
 )
 from cardsim.games.callpartner.rules import (
+    BY_KEY,
     FULL_DECK,
     MAX_BID,
     MAX_PLAYERS,
@@ -64,17 +73,22 @@ BOT_IDS = {"mc": MC}
 BOT_DOCS = {
     "mc": "Monte Carlo bidder (the bid advice's completions of its hand: the best expected score of each level and "
     "trump against passing) and sampling card player (PIMC: each legal card played out by the heuristic in deals "
-    "drawn uniformly from its information set, the best mean score of its seat); calls and discards as the "
-    "heuristic. Cost per decision: about samples x legal cards heuristic play-outs per card, bid_samples x 5 "
-    "per bid",
+    "drawn uniformly from its information set, the best mean score of its seat); calls (among the 4 strongest "
+    "cards it lacks) and discards (any k of the k + 2 cards the heuristic keeps least, k the kitty's size) by the "
+    "best mean score of heuristic play-outs of sampled deals. Cost per decision: about samples x legal cards "
+    "heuristic play-outs per card, bid_samples x 5 per bid, contract_samples x 4 per call and contract_samples x "
+    "15 per discard (x 6 with 5 players)",
 }
 BOT_SETTINGS = {
     "mc": {
         "samples": Setting(64, 1, 4096, "deals sampled per card decision"),
         "bid_samples": Setting(48, 0, 4096, "completions per bid decision (0: bid as the heuristic)"),
+        "contract_samples": Setting(64, 0, 4096, "deals sampled per call and per discard decision (0: call and "
+                                    "discard as the heuristic)"),
     },
 }
-SAMPLES, BID_SAMPLES = 1, 2  # columns of a bot's table row
+SAMPLES, BID_SAMPLES, CONTRACT_SAMPLES = 1, 2, 3  # columns of a bot's table row
+CALL_CANDIDATES = 4  # the strongest cards not in the hand that the call compares
 # Bot tables for play-outs: every seat heuristic; every seat asked (to replay a deal's log card by card).
 HEURISTICS = np.full((MAX_PLAYERS, 1 + MAX_SETTINGS), float(HEURISTIC))
 ASKED = np.full((MAX_PLAYERS, 1 + MAX_SETTINGS), float(MC))
@@ -215,12 +229,132 @@ def mc_bid(
 
 
 @njit(cache=True)
+def play_out(
+    rng: np.ndarray, hands: np.ndarray, players: int, dealer: int, trump: int, declarer: int, bid: int, called: int,
+    discards: np.uint64, discards_count: bool, state: np.ndarray, points: np.ndarray, scores: np.ndarray,
+    log: np.ndarray,
+) -> int:  # fmt: skip
+    """The declarer's score (C9) when the heuristic plays a whole deal from ``hands`` (at the first trick; used up).
+    The partner is whoever else holds ``called`` (nobody if the declarer has it or discarded it)."""
+    partner = -1
+    for s in range(players):
+        if s != declarer and hands[s] & bit(called):
+            partner = s
+    start_tricks(state, dealer, players, points)
+    run_tricks(HEURISTICS, False, rng, hands, players, trump, declarer, partner, called, discards, points, state, log)
+    score_deal(players, declarer, partner, bid, points, card_points(discards), discards_count, scores)
+    return scores[declarer]
+
+
+@njit(cache=True)
+def unseen_deals(
+    samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, players: int, dealer: int,
+    kitty_taken: bool,
+) -> np.ndarray:  # fmt: skip
+    """``samples`` uniform deals [sample, pile] of the cards the declarer ``seat`` has not seen before the first
+    trick: the other hands and, before it is taken, the kitty (the last pile)."""
+    log = np.empty(0, np.int64)
+    unseen, counts, forbidden, known = infoset(seat, hand, players, dealer, NO_SUIT, seat, np.uint64(0), kitty_taken,
+                                               log, 0)  # fmt: skip
+    deals = np.empty((samples, players + 1), np.uint64)
+    sample_deals(rng, stream, unseen, counts, forbidden, known, deals)  # no constraint: never False
+    return deals
+
+
+@njit(cache=True)
+def mc_call(
+    samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, players: int, dealer: int, trump: int,
+    bid: int, discards_count: bool,
+) -> int:  # fmt: skip
+    """C5: among the ``CALL_CANDIDATES`` strongest cards not in ``hand``, the one with the best mean score of the
+    declarer ``seat`` over ``samples`` deals of the unseen cards, each played out by the heuristic after the
+    heuristic's discards; the heuristic's call (the first) on ties and when ``samples`` is 0."""
+    if samples == 0:
+        return heuristic_call(hand, trump)
+    candidates, n = np.empty(CALL_CANDIDATES, np.int64), 0
+    for i in range(BY_KEY.shape[1]):
+        if n < CALL_CANDIDATES and not hand & bit(BY_KEY[trump, i]):
+            candidates[n], n = BY_KEY[trump, i], n + 1
+    deals = unseen_deals(samples, rng, stream, hand, seat, players, dealer, False)
+    totals = np.zeros(n, np.int64)
+    state, hands, log = new_state(), np.empty(players, np.uint64), np.empty(0, np.int64)
+    points, scores = np.empty(players, np.int64), np.empty(players, np.int64)
+    for i in range(samples):
+        full = hand | deals[i, players]
+        discards = heuristic_discard(full, KITTY_OF[players], trump, discards_count)
+        for c in range(n):
+            hands[:] = deals[i, :players]
+            hands[seat] = full ^ discards
+            totals[c] += play_out(rng, hands, players, dealer, trump, seat, bid, candidates[c], discards,
+                                  discards_count, state, points, scores, log)  # fmt: skip
+    return candidates[np.argmax(totals)]  # the first of the best
+
+
+@njit(cache=True)
+def mc_discard(
+    samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, players: int, dealer: int, trump: int,
+    bid: int, called: int, discards_count: bool,
+) -> np.uint64:  # fmt: skip
+    """C6: the discards (k = the kitty's size, from ``hand``, which holds the kitty) with the best mean score of the
+    declarer ``seat`` over ``samples`` deals of the other hands, each played out by the heuristic. Candidates:
+    every k of the k + 2 cards the heuristic keeps least; the heuristic's choice on ties and when ``samples``
+    is 0."""
+    k = KITTY_OF[players]
+    own = heuristic_discard(hand, k, trump, discards_count)
+    if samples == 0:
+        return own
+    pool = heuristic_discard(hand, k + 2, trump, discards_count)
+    candidates, n = np.empty(1 << (k + 2), np.uint64), 0
+    for bits in range(1 << (k + 2)):
+        if popcount(np.uint64(bits)) == k:
+            chosen = np.uint64(0)
+            for j in range(k + 2):
+                if bits >> j & 1:
+                    chosen |= bit(nth_card(pool, j))
+            candidates[n], n = chosen, n + 1
+    deals = unseen_deals(samples, rng, stream, hand, seat, players, dealer, True)
+    totals = np.zeros(n, np.int64)
+    state, hands, log = new_state(), np.empty(players, np.uint64), np.empty(0, np.int64)
+    points, scores = np.empty(players, np.int64), np.empty(players, np.int64)
+    for i in range(samples):
+        for c in range(n):
+            hands[:] = deals[i, :players]
+            hands[seat] = hand ^ candidates[c]
+            totals[c] += play_out(rng, hands, players, dealer, trump, seat, bid, called, candidates[c],
+                                  discards_count, state, points, scores, log)  # fmt: skip
+    best, best_total = own, -(1 << 62)
+    for c in range(n):
+        if totals[c] > best_total or (totals[c] == best_total and candidates[c] == own):
+            best, best_total = candidates[c], totals[c]
+    return best
+
+
+@njit(cache=True)
 def bid(
     row: np.ndarray, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, dealer: int, players: int, high: int,
     forced: bool, discards_count: bool,
 ) -> tuple:  # fmt: skip
     """A strong bot's bid at its turn (C4): (number, suit), or (0, 0) for a pass."""
     return mc_bid(int(row[BID_SAMPLES]), rng, stream, hand, seat, dealer, players, high, forced, discards_count)
+
+
+@njit(cache=True)
+def call(
+    row: np.ndarray, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, players: int, dealer: int, trump: int,
+    bid: int, discards_count: bool,
+) -> int:  # fmt: skip
+    """A strong declarer's partner card (C5), before it sees the kitty."""
+    return mc_call(int(row[CONTRACT_SAMPLES]), rng, stream, hand, seat, players, dealer, trump, bid, discards_count)
+
+
+@njit(cache=True)
+def discard(
+    row: np.ndarray, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, players: int, dealer: int, trump: int,
+    bid: int, called: int, discards_count: bool,
+) -> np.uint64:  # fmt: skip
+    """A strong declarer's discards (C6) from ``hand``, its hand with the kitty, after calling ``called``."""
+    return mc_discard(int(row[CONTRACT_SAMPLES]), rng, stream, hand, seat, players, dealer, trump, bid, called,
+                      discards_count)  # fmt: skip
 
 
 @njit(cache=True)
@@ -234,9 +368,9 @@ def play(
 
 
 def decision_times(spec: str, rounds: int, seed: int = 0) -> np.ndarray:
-    """Seconds of every decision (bids and cards) of seat 0 playing bot ``spec`` (e.g. ``"mc:samples=16"``) against
-    three heuristic bots, ``rounds`` single 4-player deals, one thread, timed with ``time.perf_counter`` around each
-    compiled call of the Python driver (after a warm-up deal)."""
+    """Seconds of every decision (bids, calls, discards, cards) of seat 0 playing bot ``spec`` (e.g.
+    ``"mc:samples=16"``) against three heuristic bots, ``rounds`` single 4-player deals, one thread, timed with
+    ``time.perf_counter`` around each compiled call of the Python driver (after a warm-up deal)."""
     from cardsim.games.callpartner.game import GAME, play_round_py  # the game's drivers import this module
 
     rules = GAME.make_rules({"players": 4})

@@ -19,7 +19,7 @@ from cardsim.games.callpartner.rules import SUIT_MASK, SUIT_OF
 from cardsim.infoset import count_deals, sample_deals
 from cardsim.rng import next_u64, seed_streams
 
-SMALL = "mc:samples=3:bid_samples=2"
+SMALL = "mc:samples=3:bid_samples=2:contract_samples=3"
 
 
 def streams(seed: int) -> np.ndarray:
@@ -132,11 +132,21 @@ def test_the_bot_reads_no_hidden_card():
     """Honesty: the drivers hand the bot its own hand, the cards played so far and its own discards only, and its
     decision does not change when the unused part of the log holds the rest of the deal (the compiled driver
     reuses the buffer from deal to deal) or when the seats' hidden cards are re-dealt (they are no input)."""
-    asked = []
+    asked, contracts = [], []
 
     class Spy:
         def bid(self, *args):
             return strong.bid(*args)
+
+        def call(self, row, rng, stream, hand, seat, *rest):
+            card = strong.call(row, rng, stream, hand, seat, *rest)
+            contracts.append(("call", seat, int(hand), card))
+            return card
+
+        def discard(self, row, rng, stream, hand, seat, *rest):
+            discards = strong.discard(row, rng, stream, hand, seat, *rest)
+            contracts.append(("discard", seat, int(hand), int(discards)))
+            return discards
 
         def play(self, row, rng, stream, hand, seat, players, dealer, trump, declarer, bid, called, discards,
                  discards_count, log, n):  # fmt: skip
@@ -154,6 +164,14 @@ def test_the_bot_reads_no_hidden_card():
     finally:
         game.strong = real
     assert sum(len(questions) for _, questions in deals) > 20
+    by_hand = {(rec.declarer, rec.hands[rec.declarer]): rec for rec, _ in deals}
+    assert {kind for kind, *_ in contracts} == {"call", "discard"}
+    for kind, seat, hand, choice in contracts:  # the declarer's own hand (with the kitty for the discards) only
+        if kind == "call":
+            assert choice == by_hand[seat, hand].called
+        else:
+            rec = next(r for (s, h), r in by_hand.items() if s == seat and h | r.kitty == hand)
+            assert choice == rec.discards
     for rec, questions in deals:
         log, seats = history(rec)
         for hand, seat, declarer, discards, seen, n in questions:
@@ -237,7 +255,7 @@ def test_mc_clearly_beats_random_bots():
 @pytest.mark.parametrize("spec, problem", [
     ("mc:samples=0", "samples=0 is not allowed; samples is a whole number from 1 to 4096"),
     ("mc:bid_samples=2.5", "bid_samples=2.5 is not allowed"),
-    ("mc:depth=3", "'depth=3' is not a setting of mc; its settings: samples=N, bid_samples=N"),
+    ("mc:depth=3", "'depth=3' is not a setting of mc; its settings: samples=N, bid_samples=N, contract_samples=N"),
 ])  # fmt: skip
 def test_bad_settings_are_refused(spec, problem):
     with pytest.raises(CardsimError, match=problem):

@@ -72,6 +72,8 @@ from cardsim.rng import stream_seed
 
 BOT_IDS = {**builtin.BOT_IDS, **strong.BOT_IDS}
 BOT_DOCS = {**builtin.BOT_DOCS, **strong.BOT_DOCS}
+
+
 @njit(cache=True, inline="always")
 def play_round(
     seed: np.uint64, unit: int, sub: int, dealer: int, players: int, forced: bool, discards_count: bool,
@@ -81,7 +83,7 @@ def play_round(
     """One deal with built-in bots; fills points/scores[seat] (trick points, C9 score). ``random_only``: every
     seat holds the random bot (the same deal, played by a loop without heuristic code). ``strong_bots`` is None
     (numba then compiles no strong bot) or the bot table (``Lineup.strong_table``): strong bots are asked for
-    their bids and cards where the game's loops stop for them.
+    their bids and cards where the game's loops stop for them, and a strong declarer for its call and discards.
 
     Returns (dealer, declarer, bid, trump, called card, partner, side points, made); a deal nobody
     declared returns declarer, trump, called card and partner -1 and scores 0 for everybody.
@@ -101,7 +103,15 @@ def play_round(
             points[s] = 0
             scores[s] = 0
         return dealer, -1, 0, NO_SUIT, -1, -1, 0, False
-    called, partner, discards = take_contract(bots, rng, hands, kitty, players, declarer, trump, discards_count)
+    called, discards = -1, np.uint64(0)  # -1, empty: the built-in bot decides
+    if strong_bots is not None and bots[declarer, 0] >= FIRST_STRONG:
+        row = strong_bots[declarer]
+        called = strong.call(row, rng, 1 + declarer, hands[declarer], declarer, players, dealer, trump, bid,
+                             discards_count)  # fmt: skip
+        discards = strong.discard(row, rng, 1 + declarer, hands[declarer] | kitty, declarer, players, dealer, trump,
+                                  bid, called, discards_count)  # fmt: skip
+    called, partner, discards = take_contract(bots, rng, hands, kitty, players, declarer, trump, discards_count,
+                                              called, discards)  # fmt: skip
     start_tricks(state, dealer, players, points)
     if random_only:
         random_tricks(rng, hands, players, trump, state[LEADER], points)
@@ -245,7 +255,11 @@ def play_round_py(
 
     # C5: the partner call
     bot = bots[declarer]
-    if isinstance(bot, int):
+    strong_declarer = isinstance(bot, int) and bot >= FIRST_STRONG
+    if strong_declarer:
+        called = timed(times, strong.call, table_rows[declarer], rng, 1 + declarer, hands[declarer], declarer, players,
+                       dealer, trump, rec.bid, discards_count)  # fmt: skip
+    elif isinstance(bot, int):
         called = int(builtin.call(bot, rng, 1 + declarer, hands[declarer], trump))
     else:
         free = int(FULL_DECK) & ~int(hands[declarer])
@@ -257,7 +271,10 @@ def play_round_py(
 
     # C6: the kitty and the discards
     hands[declarer] |= np.uint64(kitty)
-    if isinstance(bot, int):
+    if strong_declarer:
+        discards = timed(times, strong.discard, table_rows[declarer], rng, 1 + declarer, hands[declarer], declarer,
+                         players, dealer, trump, rec.bid, called, discards_count)  # fmt: skip
+    elif isinstance(bot, int):
         discards = int(builtin.discard(bot, rng, 1 + declarer, hands[declarer], kitty_size, trump, discards_count))
     else:
         hand = int(hands[declarer])

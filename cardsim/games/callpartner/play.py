@@ -152,17 +152,20 @@ def auction(
 @njit(cache=True, inline="always")
 def take_contract(
     bots: np.ndarray, rng: np.ndarray, hands: np.ndarray, kitty: np.uint64, players: int, declarer: int, trump: int,
-    discards_count: bool,
+    discards_count: bool, called: int, discards: np.uint64,
 ) -> tuple:  # fmt: skip
-    """C5, C6: the declarer's call, the kitty and the discards. Returns (called card, partner or -1, discards)."""
-    called = builtin.call(int(bots[declarer, 0]), rng, 1 + declarer, hands[declarer], trump)  # C5
+    """C5, C6: the declarer's call, the kitty and the discards. ``called`` and ``discards``: a strong declarer's
+    decisions, or -1 and empty to let its built-in bot decide. Returns (called card, partner or -1, discards)."""
+    if called < 0:
+        called = builtin.call(int(bots[declarer, 0]), rng, 1 + declarer, hands[declarer], trump)  # C5
     partner = -1
     for s in range(players):
         if (hands[s] >> np.uint64(called)) & np.uint64(1):
             partner = s
     hands[declarer] |= kitty  # C6
-    discards = builtin.discard(int(bots[declarer, 0]), rng, 1 + declarer, hands[declarer], KITTY_OF[players], trump,
-                               discards_count)  # fmt: skip
+    if not discards:
+        discards = builtin.discard(int(bots[declarer, 0]), rng, 1 + declarer, hands[declarer], KITTY_OF[players], trump,
+                                   discards_count)  # fmt: skip
     hands[declarer] ^= discards
     return called, partner, discards
 
@@ -283,7 +286,8 @@ def play_contract(
     """C5-C9 once the auction is won, with built-in bots only (strong ones play as the heuristic): the call, the
     kitty and discards, the tricks and the scores. Fills points/scores[seat]; returns (called card, partner or -1,
     side points). The built-in bots' call, discards and play do not look at the bid number (only the scores do)."""
-    called, partner, discards = take_contract(bots, rng, hands, kitty, players, declarer, trump, discards_count)
+    called, partner, discards = take_contract(bots, rng, hands, kitty, players, declarer, trump, discards_count, -1,
+                                              np.uint64(0))  # fmt: skip
     state, log = new_state(), np.empty(DECK_SIZE, np.int64)
     start_tricks(state, dealer, players, points)
     if random_only:
