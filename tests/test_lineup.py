@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from cardsim.errors import CardsimError
-from cardsim.lineup import MAX_SETTINGS, Setting, make_lineup, settings_help
+from cardsim.lineup import FIRST_STRONG, MAX_SETTINGS, Setting, make_lineup, settings_help
 
 BUILTIN = {"random": 0, "heuristic": 1, "mc": 2}
 SETTINGS = {
@@ -32,6 +32,14 @@ def test_one_name_fills_every_seat_and_names_are_kept_as_written():
     made = lineup("mc:samples=8", players=3)
     assert made.names == ("mc:samples=8",) * 3 and made.bots == (2, 2, 2) and made.compiled
     assert (made.table[:, 1] == 8).all()
+
+
+def test_strong_table_is_the_table_only_when_a_strong_bot_is_seated():
+    assert BUILTIN["mc"] >= FIRST_STRONG > BUILTIN["heuristic"]
+    for spec in ("random", "heuristic,random,heuristic,random"):
+        assert lineup(spec).strong_table is None
+    mixed = lineup("random,heuristic,mc,random")
+    assert mixed.strong_table is mixed.table
 
 
 @pytest.mark.parametrize(
