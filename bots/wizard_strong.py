@@ -184,18 +184,30 @@ def _guesses(deals, seat, players, cards, trump, bids, bids_seen, log, n_played)
 
 
 @njit(cache=True)
+def _card_decision(samples, rng, stream, seat, hand, legal, players, cards, trump, turned, bids, bids_seen, won, log,
+                   n_played) -> tuple:  # fmt: skip
+    """What both card players start from: the trick so far (cards in it, led suit, decided, top key, winner), the
+    heuristic's card, and ``samples`` deals of the info set with every seat's bid in each (``_guesses``). No deals
+    when the heuristic's card stands: the card is forced, or no deal could be sampled."""
+    trick = _trick_so_far(log, n_played, players, trump, seat)
+    fallback = heuristic_play(legal, trick[1], trick[3], trick[0], players, trump, bids[seat] - won[seat])
+    if popcount(legal) > 1:
+        ok, deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_played)
+        if ok:
+            return trick, fallback, deals, _guesses(deals, seat, players, cards, trump, bids, bids_seen, log, n_played)
+    return trick, fallback, np.empty((0, players + 1), np.uint64), np.empty((0, players), np.int64)
+
+
+@njit(cache=True)
 def pimc_play(samples, rng, stream, seat, hand, legal, players, cards, trump, turned, bids, bids_seen, won, log,
               n_played) -> int:  # fmt: skip
     """The legal card with the best mean score for the own bid over ``samples`` sampled deals, each played out
     by the heuristic (see the module docstring). ``bids_seen``: the others' bids are visible (else estimated)."""
-    i, led, decided, top_key, winner = _trick_so_far(log, n_played, players, trump, seat)
-    fallback = heuristic_play(legal, led, top_key, i, players, trump, bids[seat] - won[seat])
-    if popcount(legal) == 1:
+    trick, fallback, deals, guess = _card_decision(samples, rng, stream, seat, hand, legal, players, cards, trump,
+                                                   turned, bids, bids_seen, won, log, n_played)  # fmt: skip
+    if deals.shape[0] == 0:
         return fallback
-    ok, deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_played)
-    if not ok:
-        return fallback
-    guess = _guesses(deals, seat, players, cards, trump, bids, bids_seen, log, n_played)
+    i, led, decided, top_key, winner = trick
     hands = np.empty(players, np.uint64)
     tally = np.empty(players, np.int64)
     best, best_total = fallback, -(1 << 62)
@@ -229,14 +241,11 @@ def ismcts_play(iterations, c, rng, stream, seat, hand, legal, players, cards, t
     tree over the cards legal in that deal (UCB for every seat, each maximising its own round score), adds one
     node, plays the round out with the heuristic and backs up every seat's score scaled to 0..1. The most visited
     card at the root wins."""
-    i0, led0, decided0, top0, winner0 = _trick_so_far(log, n_played, players, trump, seat)
-    fallback = heuristic_play(legal, led0, top0, i0, players, trump, bids[seat] - won[seat])
-    if popcount(legal) == 1:
+    trick, fallback, deals, guess = _card_decision(iterations, rng, stream, seat, hand, legal, players, cards, trump,
+                                                   turned, bids, bids_seen, won, log, n_played)  # fmt: skip
+    if deals.shape[0] == 0:
         return fallback
-    ok, deals = _deals(rng, stream, iterations, seat, hand, players, cards, turned, log, n_played)
-    if not ok:
-        return fallback
-    guess = _guesses(deals, seat, players, cards, trump, bids, bids_seen, log, n_played)
+    i0, led0, decided0, top0, winner0 = trick
     tree = new_tree(iterations + 1, DECK_SIZE)
     path = np.empty(cards * players + 1, np.int64)
     hands = np.empty(players, np.uint64)
