@@ -5,9 +5,10 @@
 >>> result.summary  # one row per seat: mean penalty, std, 95% CI
 """
 
-from cardsim import kernel_cache
+from cardsim import kernel_cache, threading_layer
 
 kernel_cache.configure()  # before any kernel is defined
+threading_layer.load_tbb()  # before any kernel runs
 
 from cardsim.engine import Result, replay, simulate  # noqa: E402
 from cardsim.errors import CardsimError  # noqa: E402
