@@ -262,3 +262,13 @@ def test_a_killed_process_resumes_to_the_uninterrupted_result(tmp_path):
     whole = subprocess.run([*command, *args, "--out", str(tmp_path / "whole")], cwd=ROOT, capture_output=True)
     assert whole.returncode == 0
     assert chunk_bytes(tmp_path / "killed") == chunk_bytes(tmp_path / "whole")
+
+
+def test_default_chunks_are_small_for_slow_bots():
+    fast = runner.experiment("differenzler", "random", rounds=10**7)
+    strong = runner.experiment("differenzler", "mc,heuristic,heuristic,heuristic", rounds=10**7)
+    python = runner.experiment("differenzler", "bots/examples.py:Cautious,random,random,random",
+                               rounds=10**7)  # fmt: skip
+    assert fast.chunk * fast.rotations == runner.ROUNDS_PER_CHUNK
+    assert strong.chunk == runner.STRONG_BOT_UNITS_PER_CHUNK < fast.chunk
+    assert python.chunk == runner.PYTHON_BOT_UNITS_PER_CHUNK
