@@ -1,0 +1,23 @@
+"""experiments/demo.py (``make demo``): its studies run (two side by side) and its report links what they wrote."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parent.parent / "experiments" / "demo.py"
+
+
+def test_smoke_demo_runs_every_study_and_links_their_reports_and_figures(tmp_path):
+    done = subprocess.run([sys.executable, str(SCRIPT), "--smoke", "--out", str(tmp_path)], capture_output=True,
+                          text=True)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = (tmp_path / "report.md").read_text()
+    for study in ("tournament", "optimal_bids", "score_distributions"):
+        assert f"Report: [{study}/report.md]({study}/report.md)" in report
+        assert (tmp_path / study / "report.md").stat().st_size > 0
+    figures = re.findall(r"!\[[^]]*\]\(([^)]+\.png)\)", report)
+    assert len(figures) >= 3 and all((tmp_path / f).stat().st_size > 0 for f in figures)
+    assert "**differenzler**" in report  # the tournament's standings are in the report
