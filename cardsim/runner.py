@@ -87,6 +87,10 @@ class Experiment:
         start = index * self.chunk
         return start, min(self.chunk, self.units - start)
 
+    def rule_set(self) -> Any:
+        """The game's rules object for ``rules`` (stored as text in the config)."""
+        return get_game(self.game).make_rules(self.rules.split(","))
+
 
 def experiment(
     game: str,
@@ -135,8 +139,7 @@ def code_version(bots: tuple[str, ...]) -> str:
 
 def simulate_chunk(exp: Experiment, index: int) -> list[Batch]:
     """The chunk's deals played in every rotation (the compiled kernel, on this process's numba threads)."""
-    front = get_game(exp.game)
-    rule_set = front.make_rules(exp.rules.split(","))
+    front, rule_set = get_game(exp.game), exp.rule_set()
     start, count = exp.chunk_range(index)
     batches = []
     for rotation in range(exp.rotations):
@@ -154,7 +157,7 @@ def encode_chunk(exp: Experiment, batches: list[Batch]) -> tuple[bytes, DealStat
 
     front = get_game(exp.game)
     stats = DealStats.of_batches(front, batches, exp.bots)
-    derived = front.derived(front.make_rules(exp.rules.split(",")))
+    derived = front.derived(exp.rule_set())
     tables = [pa.table(_wide_columns(batch, rotation, derived)) for rotation, batch in enumerate(batches)]
     sink = pa.BufferOutputStream()
     table = pa.concat_tables(tables)
@@ -496,7 +499,7 @@ def _tidy(wide: pd.DataFrame, exp: Experiment, front) -> pd.DataFrame:
             data["bot"] = pd.Categorical.from_codes(codes.astype(np.int8), names)
     for name in per_seat:
         data[name] = np.column_stack([wide[f"{name}_{s}"].to_numpy() for s in range(seats)]).ravel()
-    for name, derive in front.derived(front.make_rules(exp.rules.split(","))).items():
+    for name, derive in front.derived(exp.rule_set()).items():
         data[name] = derive(data)
     for name, labels in front.categories.items():
         if name in data:
