@@ -1,0 +1,108 @@
+"""Same seed, same numbers across refactors: digests of the row values of fixed runs.
+
+Each case plays a fixed run (game, lineup, rules, seed, rounds or games) and hashes every column of its rows as
+int64 (categoricals by their codes), so a change of dtype does not move a digest but any changed value does.
+A digest may change only with a reason written in the commit and the session note (e.g. the one-way bot streams
+changed the strong and Python-bot lineups' digests once).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cardsim import simulate
+
+
+class DigestBot:
+    """A Python bot of every game that draws from its own ``obs.rng``: its rows move when its stream moves."""
+
+    def predict(self, obs):
+        return obs.rng.randrange(158)
+
+    def bid(self, obs):
+        if hasattr(obs, "refused"):  # Wizard: any allowed bid
+            return obs.rng.choice([b for b in range(obs.cards + 1) if b != obs.refused])
+        if obs.forced:  # call-partner: all passed, the dealer declares
+            return obs.min_bid, "SHDC"[obs.rng.randrange(4)]
+        if obs.min_bid <= 20 and obs.rng.random() < 0.3:
+            return obs.min_bid, "SHDC"[obs.rng.randrange(4)]
+        return None
+
+    def choose_trump(self, obs):
+        return "SHDC"[obs.rng.randrange(4)]
+
+    def call(self, obs):
+        return obs.rng.choice(obs.legal)
+
+    def discard(self, obs):
+        return obs.rng.sample(obs.legal, obs.discard_count)
+
+    def play(self, obs):
+        return obs.rng.choice(obs.legal)
+
+
+def digest(rows: pd.DataFrame) -> str:
+    """sha256 (first 16 hex digits) of every column's values as int64, by column name."""
+    h = hashlib.sha256()
+    for name in sorted(rows.columns):
+        column = rows[name]
+        if name in ("game", "rules", "bot"):
+            continue  # constants of the run, and the seat's bot name (its own column)
+        values = column.cat.codes if isinstance(column.dtype, pd.CategoricalDtype) else column
+        h.update(name.encode())
+        h.update(np.ascontiguousarray(values.to_numpy().astype(np.int64)).tobytes())
+    return h.hexdigest()[:16]
+
+
+STRONG = {
+    "differenzler": ("mc:samples=3:bid_samples=2", "ismcts:iterations=12:bid_samples=2"),
+    "wizard": ("mc:samples=3:bid_samples=2", "ismcts:iterations=12:bid_samples=2"),
+    "callpartner": ("mc:samples=3:bid_samples=2:contract_samples=2",),
+}
+
+# (game, bots, rules, size) -> digest. Random and heuristic lineups must never move; see the module docstring.
+CASES = {
+    ("differenzler", "random", None, ("rounds", 400)): "a07dafe228d9fe22",
+    ("differenzler", "heuristic,random,heuristic,random", None, ("games", 20)): "a8ea89949b328ebf",
+    ("differenzler", "heuristic", "predictions=open,exact_bonus=10", ("rounds", 400)): "278f3851157a0f34",
+    ("differenzler", "heuristic,{mc},{ismcts},random", None, ("rounds", 3)): "851028df8e44cdf6",
+    ("differenzler", "DigestBot,heuristic,random,heuristic", "predictions=open", ("games", 2)): "de9f3e518e9f3709",
+    ("wizard", "random", None, ("games", 10)): "b3abf7cb90b72143",
+    ("wizard", "heuristic,random,heuristic", "players=3,bidding=secret", ("rounds", 400)): "e05546c3b4d1719f",
+    ("wizard", "heuristic", "players=6,plus_minus_one=true,schedule=five_rounds", ("games", 10)): "19650035d503cc9a",
+    ("wizard", "heuristic,random,heuristic,random,heuristic", "players=5,bidding=hidden,cards=7", ("rounds", 300)): "1eca85895b8e7d48",
+    ("wizard", "{mc},heuristic,{ismcts},random", "cards=5", ("rounds", 3)): "913b487384621384",
+    ("wizard", "DigestBot,heuristic,random", "players=3,plus_minus_one=true", ("games", 2)): "8122aecdae0de7da",
+    ("callpartner", "random", None, ("rounds", 400)): "7fabbbb742fcde51",
+    ("callpartner", "heuristic,random,heuristic", "players=3,all_pass=dealer_forced", ("games", 5)): "880feaa763c39235",
+    ("callpartner", "heuristic", "players=5,discards_count=false", ("rounds", 400)): "bb7c533cf961984b",
+    ("callpartner", "{mc},heuristic,random,heuristic", None, ("rounds", 3)): "c8f5d11f717576b3",
+    ("callpartner", "DigestBot,heuristic,random,heuristic", "all_pass=dealer_forced", ("games", 2)): "eac1a1235008c72a",
+}
+
+
+def run_rows(game: str, bots: str, rules: str | None, size: tuple[str, int]) -> pd.DataFrame:
+    strong = STRONG[game]
+    spec = bots.format(mc=strong[0], ismcts=strong[-1])
+    lineup = [DigestBot() if b == "DigestBot" else b for b in spec.split(",")]
+    rule_list = rules.split(",") if rules else None
+    return simulate(game, lineup, seed=20261201, rules=rule_list, threads=1, keep_rows=True, progress=False,
+                    **{size[0]: size[1]}).rows  # fmt: skip
+
+
+@pytest.mark.parametrize("case", list(CASES), ids=lambda c: f"{c[0]}-{c[1]}-{c[2]}-{c[3][0]}")
+def test_fixed_runs_keep_their_digests(case):
+    rows = run_rows(*case)
+    assert len(rows) > 0
+    assert digest(rows) == CASES[case]
+
+
+def test_digest_sees_a_changed_value():
+    rows = run_rows("differenzler", "random", None, ("rounds", 5))
+    changed = rows.copy()
+    changed.loc[3, "points"] += 1
+    assert digest(rows) != digest(changed)
