@@ -2,12 +2,17 @@
 
 Every random choice of round ``unit`` (sub-round ``sub``) of an experiment with
 seed ``seed`` comes from a stream keyed by ``(seed, unit, sub, stream)``:
-stream 0 deals the cards, stream ``1 + seat`` serves that seat's bot. The
-key seeds a splitmix64 sequence that fills the xoshiro256** states. No
+stream 0 deals the cards, stream ``1 + seat`` serves that seat's built-in random or heuristic
+bot. The key seeds a splitmix64 sequence that fills the xoshiro256** states. No
 global generator is shared, so results do not depend on threads, chunking,
 processes or machines, and any single round can be replayed on its own.
 Giving each seat its own stream also means that swapping one bot does not
 change another bot's random draws (common random numbers).
+
+splitmix64 is a bijection, so a stream's state gives back the round key and with it the deal. A bot that could
+read its stream state (a Python bot, a strong bot) therefore gets a *private* stream instead
+(``seed_bot_stream``, ``bot_seed``): keyed by SipHash-2-4 of the round key and the seat, a pseudo-random
+function, so nothing a bot holds lets it compute the key or the hidden cards (DESIGN.md, Random streams).
 
 The states of a round's streams are the rows of one ``uint64[streams, 4]``
 array; draws name the array and the stream, so kernels never create array
@@ -43,7 +48,7 @@ def seed_streams(states: np.ndarray, seed: np.uint64, unit: int, sub: int, strea
     from that key (the seeding xoshiro's authors recommend). Its terms are
     independent of each other, so the CPU computes them in parallel.
     """
-    key = splitmix64(splitmix64(splitmix64(np.uint64(seed)) ^ np.uint64(unit)) ^ np.uint64(sub))
+    key = round_key(seed, unit, sub)
     for stream in range(states.shape[0] if streams < 0 else streams):
         for i in range(4):
             states[stream, i] = splitmix64(key + np.uint64(4 * stream + i) * GOLDEN_GAMMA)
@@ -82,11 +87,64 @@ def below(states: np.ndarray, k: int, n: int) -> int:
     return np.int64(m >> np.uint64(32))
 
 
-def stream_seed(seed: int, unit: int, sub: int, stream: int) -> int:
-    """A 64-bit integer drawn from a keyed stream, for seeding Python bots' generators."""
-    states = np.empty((stream + 1, 4), np.uint64)
-    seed_streams(states, np.uint64(seed), unit, sub)
-    return int(next_u64(states, stream))
+@njit(cache=True, inline="always")
+def round_key(seed: np.uint64, unit: int, sub: int) -> np.uint64:
+    """The key of round (seed, unit, sub) that seeds its streams."""
+    return splitmix64(splitmix64(splitmix64(np.uint64(seed)) ^ np.uint64(unit)) ^ np.uint64(sub))
+
+
+@njit(cache=True, inline="always")
+def _sipround(v0: np.uint64, v1: np.uint64, v2: np.uint64, v3: np.uint64) -> tuple:
+    v0 += v1
+    v1 = _rotl(v1, 13) ^ v0
+    v0 = _rotl(v0, 32)
+    v2 += v3
+    v3 = _rotl(v3, 16) ^ v2
+    v0 += v3
+    v3 = _rotl(v3, 21) ^ v0
+    v2 += v1
+    v1 = _rotl(v1, 17) ^ v2
+    v2 = _rotl(v2, 32)
+    return v0, v1, v2, v3
+
+
+@njit(cache=True)
+def siphash24(k0: np.uint64, k1: np.uint64, message: np.uint64) -> np.uint64:
+    """SipHash-2-4 (Aumasson & Bernstein) of one 64-bit word under the 128-bit key (k0, k1): a pseudo-random
+    function, so its outputs give nothing away about the key."""
+    k0, k1, message = np.uint64(k0), np.uint64(k1), np.uint64(message)
+    v0 = k0 ^ np.uint64(0x736F6D6570736575)
+    v1 = k1 ^ np.uint64(0x646F72616E646F6D)
+    v2 = k0 ^ np.uint64(0x6C7967656E657261)
+    v3 = k1 ^ np.uint64(0x7465646279746573)
+    for word in (message, np.uint64(8) << np.uint64(56)):  # the message, then its length block
+        v3 ^= word
+        v0, v1, v2, v3 = _sipround(v0, v1, v2, v3)
+        v0, v1, v2, v3 = _sipround(v0, v1, v2, v3)
+        v0 ^= word
+    v2 ^= np.uint64(0xFF)
+    for _ in range(4):
+        v0, v1, v2, v3 = _sipround(v0, v1, v2, v3)
+    return v0 ^ v1 ^ v2 ^ v3
+
+
+BOT_DOMAIN = np.uint64(0x626F7473)  # "bots": the second key word of the private streams
+PYTHON_BOT = 1 << 32  # added to the seat for a Python bot's generator seed, apart from the compiled streams
+
+
+@njit(cache=True)
+def seed_bot_stream(states: np.ndarray, row: int, seed: np.uint64, unit: int, sub: int, seat: int) -> None:
+    """Row ``row`` of ``states`` (uint64[rows, 4]): the private stream of ``seat``'s bot in round (seed, unit, sub),
+    a one-way function of the round key (see the module docstring)."""
+    base = siphash24(round_key(seed, unit, sub), BOT_DOMAIN, np.uint64(seat))
+    for i in range(4):
+        states[row, i] = splitmix64(base + np.uint64(i) * GOLDEN_GAMMA)
+
+
+def bot_seed(seed: int, unit: int, sub: int, seat: int) -> int:
+    """The seed of a Python bot's ``random.Random`` for its seat in round (seed, unit, sub): one-way, like
+    ``seed_bot_stream``, and apart from it."""
+    return int(siphash24(round_key(np.uint64(seed), unit, sub), BOT_DOMAIN, np.uint64(PYTHON_BOT + seat)))
 
 
 def check_seed(seed: int) -> int:
@@ -96,3 +154,10 @@ def check_seed(seed: int) -> int:
     if not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= MASK64:
         raise CardsimError(f"seed {seed!r} is not allowed: use an integer from 0 to 2**64-1")
     return int(seed)
+
+
+def stream_seed(seed: int, unit: int, sub: int, stream: int) -> int:
+    """A 64-bit integer drawn from a keyed stream (the old, invertible Python bots' seed; goes with issue 12)."""
+    states = np.empty((stream + 1, 4), np.uint64)
+    seed_streams(states, np.uint64(seed), unit, sub)
+    return int(next_u64(states, stream))

@@ -21,6 +21,13 @@ from cardsim.lineup import Lineup, Setting, make_lineup
 from cardsim.options import make_rules
 from cardsim.results import Batch
 
+# What a seat decides at its turn, one word per kind of decision (``Round.decision``, the state machines' codes).
+DECISIONS = ("predict", "bid", "trump", "auction", "call", "discard", "card")
+PREDICT, BID, TRUMP, AUCTION, CALL, DISCARD, CARD = range(len(DECISIONS))
+# The Python bot method that answers each decision (the protocol's names).
+BOT_METHODS = {"predict": "predict", "bid": "bid", "trump": "choose_trump", "auction": "bid", "call": "call",
+               "discard": "discard", "card": "play"}  # fmt: skip
+
 GAMES = {
     "differenzler": "cardsim.games.differenzler.game",
     "wizard": "cardsim.games.wizard.game",
@@ -89,6 +96,65 @@ class Game(ABC):
             played = len(records)
             raise CardsimError(f"game {game_no} of seed {seed} ended after {played} rounds; rounds are 0..{played - 1}")
         return records[round]
+
+    # --- the round's state machine (``cardsim/games/<game>/state.py``), for ``Round`` and the Python driver ----
+    # ``state`` is the game's ``State``: a NamedTuple of fixed-shape numpy arrays (slots documented in state.py),
+    # including the round's random streams, so that copying it copies the round and its draws. Actions cross this
+    # interface in their public form: ints for numbers, canonical card names, suit letters, ``None`` for a pass,
+    # ``(number, suit)`` tuples for a call-partner bid.
+
+    def deal(self, rules: Any, seed: int, unit: int, sub: int, dealer: int, in_game: bool) -> Any:
+        """The state at the first decision of round ``sub`` of unit ``unit`` (``dealer`` < 0: drawn; Differenzler:
+        First Hand), dealt exactly as the batch kernels deal it; ``in_game``: a round of a whole game."""
+        raise NotImplementedError
+
+    def start(self, rules: Any, hands: list[int], dealer: int, **shown: Any) -> Any:
+        """The state at the first decision of a round dealt ``hands`` (card masks, one per seat) with the game's
+        shown cards in ``shown`` (Differenzler ``trump_card``, Wizard ``turned``, call-partner ``kitty``)."""
+        raise NotImplementedError
+
+    def to_move(self, rules: Any, state: Any) -> int:
+        """The seat to act, -1 when the round is over."""
+        raise NotImplementedError
+
+    def decision(self, rules: Any, state: Any) -> str:
+        """What the seat to act decides: one of ``DECISIONS``."""
+        raise NotImplementedError
+
+    def decision_label(self, rules: Any, state: Any) -> str:
+        """The current decision as error messages name it (e.g. ``trick 3, card 2``; default: ``decision``)."""
+        return self.decision(rules, state)
+
+    def legal(self, rules: Any, state: Any) -> list:
+        """The legal actions of the seat to act, in public form (see above)."""
+        raise NotImplementedError
+
+    def apply(self, rules: Any, state: Any, action: Any) -> None:
+        """Apply one public action; an illegal one raises ``CardsimError`` naming it and the legal ones, and leaves
+        ``state`` unchanged."""
+        raise NotImplementedError
+
+    def answer_actions(self, rules: Any, state: Any, answer: Any) -> list:
+        """A Python bot's answer to the current decision as the actions it stands for (default: itself; a
+        call-partner declarer's list of discards is one ``discard`` action per card)."""
+        return [answer]
+
+    def observation(self, rules: Any, state: Any, seat: int, rng: Any) -> Any:
+        """What ``seat`` may see now, as the Observation a Python bot gets (``rng``: its ``random.Random``)."""
+        raise NotImplementedError
+
+    def run_bots(self, rules: Any, state: Any, table: np.ndarray) -> int:
+        """Let the built-in bots of ``table`` (one row per seat, -1 for a Python bot) play on; returns the seat of a
+        Python bot whose turn it is, or -1 when the round is over."""
+        raise NotImplementedError
+
+    def scores(self, rules: Any, state: Any) -> list[int]:
+        """The seats' results of a finished round in the game's ``score`` column."""
+        raise NotImplementedError
+
+    def record(self, rules: Any, state: Any) -> dict:
+        """A finished (or running) round as the game's replay details (the fields after ``replay_record``'s)."""
+        raise NotImplementedError
 
     @abstractmethod
     def replay(self, rules: Any, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:
