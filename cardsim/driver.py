@@ -11,17 +11,18 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from cardsim.decisions import BOT_METHODS
 from cardsim.errors import CardsimError
-from cardsim.games import BOT_METHODS, Game
 from cardsim.lineup import Lineup
 from cardsim.protocol import Seat, ask
 from cardsim.rng import bot_seed
 
 
 def play_round(
-    game: Game, rules: Any, lineup: Lineup, seed: int, unit: int, sub: int, in_game: bool, dealer: int
+    game: Any, rules: Any, lineup: Lineup, seed: int, unit: int, sub: int, in_game: bool, dealer: int
 ) -> Any:
-    """Round ``sub`` of unit ``unit`` played to the end by ``lineup``; returns the finished state."""
+    """Round ``sub`` of unit ``unit`` played to the end by ``lineup``; returns the finished state. ``game`` is a
+    ``cardsim.games.Game`` (the layer above, which calls this driver)."""
     state = game.deal(rules, seed, unit, sub, dealer, in_game)
     rngs: dict[int, random.Random] = {}
     while (seat := game.run_bots(rules, state, lineup.table)) >= 0:

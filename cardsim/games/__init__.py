@@ -16,17 +16,11 @@ from typing import Any, ClassVar
 import numpy as np
 
 from cardsim.cards import Deck
+from cardsim.driver import play_round
 from cardsim.errors import CardsimError
 from cardsim.lineup import Lineup, Setting, make_lineup
 from cardsim.options import make_rules
 from cardsim.results import Batch
-
-# What a seat decides at its turn, one word per kind of decision (``Round.decision``, the state machines' codes).
-DECISIONS = ("predict", "bid", "trump", "auction", "call", "discard", "card")
-PREDICT, BID, TRUMP, AUCTION, CALL, DISCARD, CARD = range(len(DECISIONS))
-# The Python bot method that answers each decision (the protocol's names).
-BOT_METHODS = {"predict": "predict", "bid": "bid", "trump": "choose_trump", "auction": "bid", "call": "call",
-               "discard": "discard", "card": "play"}  # fmt: skip
 
 GAMES = {
     "differenzler": "cardsim.games.differenzler.game",
@@ -81,11 +75,28 @@ class Game(ABC):
         """The game's own yes/no measures as [round, seat], summarised per seat as rates (e.g. exact predictions)."""
         return {}
 
-    @abstractmethod
     def play_unit_py(
         self, rules: Any, lineup: Lineup, seed: int, unit: int, games: bool, upto: int | None = None
     ) -> list:
-        """Round records of one unit through the Python driver: a single round, or a game (up to round ``upto``)."""
+        """Finished round states of one unit through the Python driver: a single round, or a whole game (up to
+        round ``upto``). Round r > 0 of a game is dealt by the seat after the first round's (``dealer_of``)."""
+        states: list = []
+        totals = np.zeros(self.seats(rules), np.int64)
+        while True:
+            r = len(states)
+            dealer = -1 if r == 0 else (self.dealer_of(rules, states[0]) + r) % self.seats(rules)
+            states.append(play_round(self, rules, lineup, seed, unit, r, games, dealer))
+            totals += self.scores(rules, states[-1])
+            if not games or r == upto or self.game_over(rules, totals, r + 1):
+                return states
+
+    def dealer_of(self, rules: Any, state: Any) -> int:
+        """The seat that dealt ``state``'s round (Differenzler: its First Hand), whom the next round's follows."""
+        raise NotImplementedError
+
+    def game_over(self, rules: Any, totals: np.ndarray, rounds: int) -> bool:
+        """Whether a game ends after ``rounds`` rounds with these ``totals`` (int64[seats] of ``score``)."""
+        raise NotImplementedError
 
     def replay_round(self, rules: Any, lineup: Lineup, seed: int, round: int, game_no: int | None) -> Any:
         """The record of single round ``round``, or of round ``round`` of game ``game_no``."""
@@ -96,6 +107,8 @@ class Game(ABC):
             played = len(records)
             raise CardsimError(f"game {game_no} of seed {seed} ended after {played} rounds; rounds are 0..{played - 1}")
         return records[round]
+
+    state_type: ClassVar[type]  # the game's State NamedTuple (Round.from_json rebuilds it)
 
     # --- the round's state machine (``cardsim/games/<game>/state.py``), for ``Round`` and the Python driver ----
     # ``state`` is the game's ``State``: a NamedTuple of fixed-shape numpy arrays (slots documented in state.py),
@@ -141,6 +154,11 @@ class Game(ABC):
 
     def observation(self, rules: Any, state: Any, seat: int, rng: Any) -> Any:
         """What ``seat`` may see now, as the Observation a Python bot gets (``rng``: its ``random.Random``)."""
+        raise NotImplementedError
+
+    def bot_action(self, rules: Any, state: Any, row: np.ndarray) -> Any:
+        """What the built-in bot of table row ``row`` (``[id, settings...]``) would do now, in public form; neither
+        ``state`` nor its random streams advance."""
         raise NotImplementedError
 
     def run_bots(self, rules: Any, state: Any, table: np.ndarray) -> int:
