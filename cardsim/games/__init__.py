@@ -94,6 +94,11 @@ class Game(ABC):
         """The seat that dealt ``state``'s round (Differenzler: its First Hand), whom the next round's follows."""
         raise NotImplementedError
 
+    def max_rounds(self, rules: Any) -> int:
+        """The most rounds a game can last under these rules (Differenzler with every tie-break, Wizard's schedule,
+        call-partner's ``max_deals``)."""
+        raise NotImplementedError
+
     def game_over(self, rules: Any, totals: np.ndarray, rounds: int) -> bool:
         """Whether a game ends after ``rounds`` rounds with these ``totals`` (int64[seats] of ``score``)."""
         raise NotImplementedError

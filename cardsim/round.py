@@ -1,0 +1,243 @@
+"""One round, move by move: cardsim's ``chess.Board``, over the game's state machine.
+
+>>> import cardsim
+>>> r = cardsim.new_round("differenzler", seed=7, round=12)
+>>> r.decision, r.to_move
+('predict', ...)
+>>> while not r.done:
+...     r.play(r.bot_action("heuristic"))
+>>> r.scores  # penalties per seat
+
+``Round`` holds the game, its rules and the round's state (``cardsim/games/<game>/state.py``: fixed-shape
+arrays, random streams included), so ``copy`` is cheap and exact and ``to_json`` writes the whole round.
+``Match`` plays a whole game round after round, ending by the game's rules.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import operator
+import random
+from typing import Any
+
+import numpy as np
+
+from cardsim.errors import CardsimError
+from cardsim.games import Game, get_game
+from cardsim.lineup import builtin_row
+from cardsim.rng import bot_seed, check_seed
+
+
+class Round:
+    """One round of a game in progress. Actions are public: ints for numbers, canonical card names, suit letters,
+    ``None`` for a pass, ``(number, suit)`` for a call-partner bid."""
+
+    def __init__(self, game: Game, rules: Any, state: Any, seed: int, unit: int, sub: int, game_no: int | None):
+        self.game, self.rules, self.state = game, rules, state
+        self.seed, self.unit, self.sub, self.game_no = seed, unit, sub, game_no
+        self._rngs: dict[int, random.Random] = {}
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, None when the round is over."""
+        seat = self.game.to_move(self.rules, self.state)
+        return None if seat < 0 else seat
+
+    @property
+    def done(self) -> bool:
+        return self.game.to_move(self.rules, self.state) < 0
+
+    @property
+    def decision(self) -> str | None:
+        """``predict``, ``bid``, ``trump``, ``auction``, ``call``, ``discard`` or ``card``; None when over."""
+        return None if self.done else self.game.decision(self.rules, self.state)
+
+    def legal(self) -> list:
+        """The legal actions of the seat to act (empty when the round is over)."""
+        return [] if self.done else self.game.legal(self.rules, self.state)
+
+    def play(self, action: Any) -> None:
+        """Play one action for the seat to act; an illegal one raises ``CardsimError`` and changes nothing."""
+        if self.done:
+            raise CardsimError(f"the round is over; {action!r} cannot be played")
+        self.game.apply(self.rules, self.state, action)
+
+    def observation(self, seat: int | None = None) -> Any:
+        """What ``seat`` (default: the seat to act) may see now: the Observation a Python bot is given."""
+        seat = self._seat(seat)
+        rng = self._rngs.setdefault(seat, random.Random(bot_seed(self.seed, self.unit, self.sub, seat)))
+        return self.game.observation(self.rules, self.state, seat, rng)
+
+    def bot_action(self, name: str) -> Any:
+        """What the built-in bot ``name`` (settings allowed: ``mc:samples=16``) would do now, in public form; the
+        round and its random streams do not advance."""
+        if self.done:
+            raise CardsimError("the round is over: no bot is to act")
+        row = builtin_row(name, self.game.name, self.game.builtin_bots, self.game.bot_settings)
+        return self.game.bot_action(self.rules, self.state, row)
+
+    @property
+    def scores(self) -> list[int] | None:
+        """The seats' results (the game's ``score`` column) once the round is over, else None."""
+        return self.game.scores(self.rules, self.state) if self.done else None
+
+    def copy(self) -> Round:
+        """An independent copy: playing on it leaves this round as it is."""
+        other = Round(self.game, self.rules, _copy_state(self.state), self.seed, self.unit, self.sub, self.game_no)
+        other._rngs = {seat: _copy_rng(rng) for seat, rng in self._rngs.items()}
+        return other
+
+    def record(self) -> dict:
+        """The round as ``cardsim.replay`` shows it (bots: None, as nobody in particular played it)."""
+        where = {"game": self.game.name, "rules": dataclasses.asdict(self.rules), "seed": self.seed}
+        where["round"] = self.sub if self.game_no is not None else self.unit
+        seats = self.game.seats(self.rules)
+        return {**where, "game_no": self.game_no, "bots": [None] * seats, **self.game.record(self.rules, self.state)}
+
+    def to_json(self) -> dict:
+        """The whole round (rules, where it was dealt, every state array) as JSON-able data."""
+        arrays = {name: {"dtype": str(a.dtype), "shape": list(a.shape), "data": a.ravel().tolist()}
+                  for name, a in self.state._asdict().items()}  # fmt: skip
+        return {"game": self.game.name, "rules": dataclasses.asdict(self.rules), "seed": self.seed,
+                "unit": self.unit, "sub": self.sub, "game_no": self.game_no, "state": arrays}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: dict) -> Round:
+        """The round ``to_json`` wrote; a malformed one raises ``CardsimError``."""
+        try:
+            game = get_game(data["game"])
+            rules = game.make_rules(data["rules"])
+            fields = game.state_type._fields
+            if set(data["state"]) != set(fields):
+                raise CardsimError(f"a {game.name} round's state has the arrays {', '.join(fields)}")
+            arrays = [np.array(data["state"][f]["data"], dtype=data["state"][f]["dtype"]).reshape(
+                data["state"][f]["shape"]) for f in fields]  # fmt: skip
+            return cls(game, rules, game.state_type(*arrays), check_seed(data["seed"]), int(data["unit"]),
+                       int(data["sub"]), data["game_no"])  # fmt: skip
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CardsimError(f"not a cardsim round: {type(exc).__name__}: {exc}") from None
+
+    def _seat(self, seat: int | None) -> int:
+        if seat is None:
+            if self.done:
+                raise CardsimError("the round is over: give the seat whose observation you want")
+            return self.to_move
+        seats = self.game.seats(self.rules)
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < seats:
+            raise CardsimError(f"seat {seat!r} is not allowed: seats are 0 to {seats - 1}")
+        return int(seat)
+
+    def __repr__(self) -> str:
+        state = "over" if self.done else f"seat {self.to_move} to {self.decision}"
+        where = f"game {self.game_no}, round {self.sub}" if self.game_no is not None else f"round {self.unit}"
+        return f"<Round {self.game.name} seed {self.seed} {where}: {state}>"
+
+
+def new_round(
+    game: str | Game,
+    *,
+    seed: int = 0,
+    round: int = 0,
+    game_no: int | None = None,
+    players: int | None = None,
+    rules: dict[str, Any] | list[str] | None = None,
+    hands: list[str] | None = None,
+    dealer: int | None = None,
+    **shown: Any,
+) -> Round:
+    """A round at its first decision: dealt as ``cardsim replay`` deals it for (seed, round[, game_no]), or from
+    given ``hands`` (one card string per seat) with ``dealer`` and the game's shown cards (Differenzler
+    ``trump_card``, Wizard ``turned``, call-partner ``kitty``)."""
+    game = get_game(game) if isinstance(game, str) else game
+    rule_set = game.make_rules(rules, players)
+    seats = game.seats(rule_set)
+    if hands is not None:
+        if len(hands) != seats:
+            raise CardsimError(f"{game.name} with these rules has {seats} seats: give {seats} hands, not {len(hands)}")
+        if dealer is None or isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats:
+            raise CardsimError(f"dealer {dealer!r} is not allowed: give the dealer's seat, 0 to {seats - 1}")
+        masks = [game.deck.mask(hand) for hand in hands]
+        if sum(m.bit_count() for m in masks) != functools.reduce(operator.or_, masks, 0).bit_count():
+            raise CardsimError(f"a card is dealt to two seats: {' | '.join(hands)}")
+        return Round(game, rule_set, game.start(rule_set, masks, dealer, **shown), 0, 0, 0, None)
+    if shown or dealer is not None:
+        raise CardsimError("dealer and shown cards go with hands=[...]; a dealt round has its own")
+    seed = check_seed(seed)
+    if isinstance(round, bool) or not isinstance(round, int) or round < 0:
+        raise CardsimError(f"round {round!r} is not allowed: rounds are numbered from 0")
+    if game_no is None:
+        return Round(game, rule_set, game.deal(rule_set, seed, round, 0, -1, False), seed, round, 0, None)
+    if isinstance(game_no, bool) or not isinstance(game_no, int) or game_no < 0:
+        raise CardsimError(f"game {game_no!r} is not allowed: games are numbered from 0")
+    most = game.max_rounds(rule_set)
+    if round >= most:
+        raise CardsimError(f"a {game.name} game under these rules has at most {most} rounds: 0 to {most - 1}")
+    first = game.dealer_of(rule_set, game.deal(rule_set, seed, game_no, 0, -1, True))
+    state = game.deal(rule_set, seed, game_no, round, -1 if round == 0 else (first + round) % seats, True)
+    return Round(game, rule_set, state, seed, game_no, round, game_no)
+
+
+class Match:
+    """A whole game, round after round, ending by the game's rules (Differenzler A11 with its tie-breaks,
+    Wizard's schedule, call-partner C10 with redeals): ``round`` is the current ``Round``."""
+
+    def __init__(self, game: Game, rules: Any, seed: int, game_no: int):
+        self.game, self.rules, self.seed, self.game_no = game, rules, seed, game_no
+        self.round = new_round(game, seed=seed, round=0, game_no=game_no, rules=_items(rules))
+        self.rounds: list[Round] = []  # the finished rounds
+        self.totals = [0] * game.seats(rules)
+        self.done = False
+
+    def next_round(self) -> Round | None:
+        """Score the finished current round and deal the next one; None (and ``done``) when the game is over."""
+        if self.done:
+            raise CardsimError("the game is over: no next round")
+        if not self.round.done:
+            raise CardsimError(f"round {self.round.sub} is not finished: {self.round!r}")
+        self.rounds.append(self.round)
+        self.totals = [t + s for t, s in zip(self.totals, self.round.scores, strict=True)]
+        played = len(self.rounds)
+        if self.game.game_over(self.rules, np.array(self.totals, np.int64), played):
+            self.done = True
+            return None
+        self.round = new_round(self.game, seed=self.seed, round=played, game_no=self.game_no, rules=_items(self.rules))
+        return self.round
+
+    @property
+    def winners(self) -> list[int] | None:
+        """The seats with the best total once the game is over (ties share the win), else None."""
+        if not self.done:
+            return None
+        best = (min if self.game.lower_is_better else max)(self.totals)
+        return [seat for seat, total in enumerate(self.totals) if total == best]
+
+
+def new_game(
+    game: str | Game,
+    *,
+    seed: int = 0,
+    game_no: int = 0,
+    players: int | None = None,
+    rules: dict[str, Any] | list[str] | None = None,
+) -> Match:
+    """Game ``game_no`` of ``seed`` at its first decision: the rounds ``cardsim replay --game-no`` shows."""
+    game = get_game(game) if isinstance(game, str) else game
+    rule_set = game.make_rules(rules, players)
+    if isinstance(game_no, bool) or not isinstance(game_no, int) or game_no < 0:
+        raise CardsimError(f"game {game_no!r} is not allowed: games are numbered from 0")
+    return Match(game, rule_set, check_seed(seed), game_no)
+
+
+def _items(rules: Any) -> dict:
+    return dataclasses.asdict(rules)
+
+
+def _copy_state(state: Any) -> Any:
+    return type(state)(*(a.copy() for a in state))
+
+
+def _copy_rng(rng: random.Random) -> random.Random:
+    other = random.Random()
+    other.setstate(rng.getstate())
+    return other
