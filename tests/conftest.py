@@ -1,0 +1,96 @@
+"""Shared helpers of the contract test every game passes (tests/test_contract.py): per game, how a replay record
+is checked against the plain-Python references, how a round is started from its record, and which cards a seat
+cannot see (to re-deal them in the honesty test)."""
+
+from __future__ import annotations
+
+import random
+
+import reference_callpartner as ref_c
+import reference_differenzler as ref_d
+import reference_wizard as ref_w
+
+# Strong bots at small settings: every decision legal, quickly.
+STRONG_BOTS = {
+    "differenzler": ["mc:samples=2:bid_samples=2", "ismcts:iterations=8:bid_samples=2"],
+    "wizard": ["mc:samples=2:bid_samples=2", "ismcts:iterations=8:bid_samples=2"],
+    "callpartner": ["mc:samples=2:bid_samples=2:contract_samples=2"],
+}
+
+
+def check_scores(record: dict) -> None:
+    """The record's trick winners, points and scores are those of the plain-Python reference of its rules."""
+    game, tricks = record["game"], record["tricks"]
+    if game == "differenzler":
+        points = [0] * 4
+        for t, trick in enumerate(tricks):
+            winner = (trick["leader"] + ref_d.trick_winner(trick["cards"], record["trump"])) % 4
+            assert winner == trick["winner"]
+            assert trick["points"] == ref_d.trick_points(trick["cards"], record["trump"], t == 8)
+            points[winner] += trick["points"]
+        assert points == record["points"] and sum(points) == 157 and len(tricks) == 9
+        bonus = record["rules"]["exact_bonus"]
+        assert record["penalties"] == [-bonus if p == q and p > 0 else abs(p - q)
+                                       for p, q in zip(record["predictions"], points, strict=True)]  # fmt: skip
+    elif game == "wizard":
+        players, won = record["players"], [0] * record["players"]
+        for trick in tricks:
+            winner = (trick["leader"] + ref_w.trick_winner(trick["cards"], record["trump"])) % players
+            assert winner == trick["winner"]
+            won[winner] += 1
+        assert won == record["tricks_won"] and len(tricks) == record["cards"]
+        assert record["scores"] == [ref_w.score(b, t) for b, t in zip(record["bids"], won, strict=True)]
+    else:
+        players, points = record["players"], [0] * record["players"]
+        if record["declarer"] is None or record["declarer"] < 0:
+            assert record["scores"] == [0] * players and tricks == []
+            return
+        for trick in tricks:
+            winner = (trick["leader"] + ref_c.trick_winner(trick["cards"], record["trump"])) % players
+            assert winner == trick["winner"]
+            assert trick["points"] == ref_c.points(trick["cards"])
+            points[winner] += trick["points"]
+        partner = record["partner"] if record["partner"] is not None and record["partner"] >= 0 else None
+        discarded = ref_c.points(record["discards"])
+        side, made, scores = ref_c.scores(players, record["declarer"], partner, record["bid"], points, discarded,
+                                          record["rules"]["discards_count"])  # fmt: skip
+        assert (points, side, made, scores) == (record["points"], record["side_points"], record["made"],
+                                                record["scores"])  # fmt: skip
+
+
+def start_of(record: dict) -> dict:
+    """``new_round`` keywords that start the round of ``record`` from its cards."""
+    hands = [" ".join(h) for h in record["hands"]]
+    if record["game"] == "differenzler":
+        return {"hands": hands, "dealer": record["dealer"], "trump_card": record["trump_card"]}
+    if record["game"] == "wizard":
+        return {"hands": hands, "dealer": record["dealer"], "turned": record["turned_card"],
+                "players": record["players"]}  # fmt: skip
+    return {"hands": hands, "dealer": record["dealer"], "kitty": " ".join(record["kitty"]),
+            "players": record["players"]}  # fmt: skip
+
+
+def redeal_hidden(record: dict, seat: int, played: list[set[str]], sees_kitty: bool, rng: random.Random) -> dict:
+    """``start_of(record)`` with the cards ``seat`` cannot see dealt anew among the places they may be: the other
+    seats' unplayed cards (``played[s]``: cards seat s has played so far stay where they are), Wizard's undealt
+    cards and call-partner's kitty (unless ``sees_kitty``). The shown card stays where it is."""
+    start = start_of(record)
+    hands = [set(h) for h in record["hands"]]
+    fixed = [set(h) if s == seat else set(played[s]) for s, h in enumerate(hands)]
+    if record["game"] == "differenzler":
+        fixed[record["dealer"]].add(record["trump_card"])
+    pools = [h - f for h, f in zip(hands, fixed, strict=True)]
+    extra: set[str] = set()
+    if record["game"] == "wizard":
+        deck = {ref_w.name(c) for c in range(60)}
+        extra = deck - set().union(*hands) - {record["turned_card"]}
+    elif record["game"] == "callpartner" and not sees_kitty:
+        extra = set(record["kitty"])
+    hidden = sorted(set().union(*pools) | extra)
+    rng.shuffle(hidden)
+    for s, pool in enumerate(pools):
+        fixed[s] |= {hidden.pop() for _ in range(len(pool))}
+    start["hands"] = [" ".join(sorted(h)) for h in fixed]
+    if record["game"] == "callpartner" and not sees_kitty:
+        start["kitty"] = " ".join(hidden)
+    return start
