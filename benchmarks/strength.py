@@ -8,7 +8,7 @@ For each game, each strong bot (the built-in bots with settings) and each effort
 settings are scaled by ``f`` (``mc:samples=32`` at ``f = 0.5`` is ``mc:samples=16``; other settings keep their
 defaults) and two things are measured:
 
-* **time per decision**: the median (and 90th percentile) of ``bots.<game>_strong.decision_times``: seat 0
+* **time per decision**: the median (and 90th percentile) of ``Game.decision_times``: seat 0
   playing the bot against three heuristic bots on one thread, every bid and card timed;
 * **strength**: a duplicate tournament (``cardsim.runner``) of the bot against three heuristic bots, each deal
   played in all 4 seat rotations: the bot's mean advantage over the heuristic per round (Differenzler: penalty
@@ -21,7 +21,6 @@ Writes ``strength.png`` (advantage with CI against median ms per decision, one p
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 import tempfile
@@ -54,8 +53,8 @@ def scaled(bot: str, settings: dict[str, Setting], level: float) -> str:
 
 def measure(game: str, spec: str, deals: int, decisions_rounds: int, seed: int) -> dict:
     """Median decision time and the duplicate-tournament advantage over the heuristic of one bot setting."""
-    times = importlib.import_module(f"bots.{game}_strong").decision_times(spec, decisions_rounds, seed)
     front = get_game(game)
+    times = front.decision_times(spec, decisions_rounds, seed)
     lineup = [spec, "heuristic", "heuristic", "heuristic"]
     size = {"games": deals} if game in GAMES_MODE else {"rounds": deals}
     exp = experiment(game, lineup, seed=seed, players=4, **size)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -18,7 +19,7 @@ import numpy as np
 from cardsim.cards import Deck
 from cardsim.driver import play_round
 from cardsim.errors import CardsimError
-from cardsim.lineup import Lineup, Setting, make_lineup
+from cardsim.lineup import FIRST_STRONG, Lineup, Setting, make_lineup
 from cardsim.options import make_rules
 from cardsim.results import Batch
 
@@ -89,6 +90,26 @@ class Game(ABC):
             totals += self.scores(rules, states[-1])
             if not games or r == upto or self.game_over(rules, totals, r + 1):
                 return states
+
+    def decision_times(self, spec: str, rounds: int, seed: int = 0) -> np.ndarray:
+        """Seconds of every decision of the strong bot ``spec`` in seat 0 against heuristic bots over ``rounds``
+        single rounds with the default rules, asked one decision at a time (the strength benchmark's timing)."""
+        rules = self.make_rules()
+        lineup = self.lineup([spec] + ["heuristic"] * (self.seats(rules) - 1), rules)
+        if lineup.strong_table is None or lineup.table[0, 0] < FIRST_STRONG:
+            strong = [b for b, i in self.builtin_bots.items() if i >= FIRST_STRONG]
+            raise CardsimError(f"decision_times times a strong bot: '{spec}' is none; strong bots: {', '.join(strong)}")
+        table = lineup.table.copy()
+        table[0, 0] = -1  # seat 0 stops the compiled bots: it is asked here, one timed decision at a time
+        times = []
+        for unit in range(rounds):
+            state = self.deal(rules, seed, unit, 0, -1, False)
+            while self.run_bots(rules, state, table) >= 0:
+                began = time.perf_counter()
+                action = self.bot_action(rules, state, lineup.table[0])
+                times.append(time.perf_counter() - began)
+                self.apply(rules, state, action)
+        return np.array(times)
 
     def dealer_of(self, rules: Any, state: Any) -> int:
         """The seat that dealt ``state``'s round (Differenzler: its First Hand), whom the next round's follows."""
