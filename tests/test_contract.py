@@ -19,6 +19,7 @@ from conftest import STRONG_BOTS, check_scores, redeal_hidden, start_of
 
 import cardsim
 from cardsim import CardsimError, new_game, new_round
+from cardsim.decisions import DECISIONS
 from cardsim.games import GAMES, get_game
 
 VARIANTS = {
@@ -45,7 +46,7 @@ def test_random_play_through_round_ends_with_the_scores_of_the_rules(game, rules
     rng = random.Random(1)
     for i in range(25):
         r = new_round(game, seed=9, round=i, rules=rules)
-        assert r.to_move is not None and r.decision in cardsim.games.DECISIONS
+        assert r.to_move is not None and r.decision in DECISIONS
         play_randomly(r, rng)
         assert r.done and r.to_move is None and r.decision is None and r.legal() == []
         record = r.record()
