@@ -45,9 +45,15 @@ class Deck:
     ranks: tuple[str, ...]
     specials: tuple[str, ...] = ()
     size: int = field(init=False)
+    card_names: tuple[str, ...] = field(init=False, repr=False)  # canonical name of every index
+    _index: dict[str, int] = field(init=False, repr=False, compare=False)  # canonical name -> index
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "size", 4 * len(self.ranks) + len(self.specials))
+        size = 4 * len(self.ranks) + len(self.specials)
+        names = tuple(SUITS[c // len(self.ranks)] + self.ranks[c % len(self.ranks)] for c in range(4 * len(self.ranks)))
+        object.__setattr__(self, "size", size)
+        object.__setattr__(self, "card_names", names + self.specials)
+        object.__setattr__(self, "_index", {name: i for i, name in enumerate(self.card_names)})
 
     @property
     def suit_size(self) -> int:
@@ -70,18 +76,17 @@ class Deck:
         """Canonical name of a card (RULES.md E1/E2), e.g. ``SA``, ``HT``, ``W1``."""
         if not 0 <= card < self.size:
             raise CardsimError(f"card index {card} is outside the {self.name} deck (0..{self.size - 1})")
-        suit = self.suit_of(card)
-        if suit < 0:
-            return self.specials[card - 4 * self.suit_size]
-        return SUITS[suit] + self.ranks[self.rank_of(card)]
+        return self.card_names[card]
 
     def parse(self, text: str) -> int:
         """Card index of one card name; case-insensitive, accepts ``10`` for ``T`` and suit symbols."""
+        if text in self._index:  # the canonical name: the common case, at a dict's speed
+            return self._index[text]
         token = text.strip().upper()
         if token[:1] in SUIT_SYMBOLS:
             token = SUIT_SYMBOLS[token[:1]] + token[1:]
-        if token in self._special_index:
-            return self._special_index[token]
+        if token in self.specials:
+            return self._index[token]
         suit, rank = token[:1], token[1:]
         if rank == "10" and "T" in self.ranks:
             rank = "T"
@@ -112,17 +117,17 @@ class Deck:
 
     def cards_of(self, mask: int) -> list[int]:
         """Card indices in a bitmask, lowest index first."""
-        mask = int(mask)
-        return [i for i in range(self.size) if mask >> i & 1]
+        mask, cards = int(mask), []
+        while mask:
+            low = mask & -mask
+            cards.append(low.bit_length() - 1)
+            mask ^= low
+        return cards
 
     def names(self, mask_or_cards: int | Iterable[int]) -> str:
         """Space-separated canonical names of a bitmask or a list of card indices."""
         cards = self.cards_of(mask_or_cards) if isinstance(mask_or_cards, (int, np.integer)) else mask_or_cards
         return " ".join(self.name_of(int(c)) for c in cards)
-
-    @property
-    def _special_index(self) -> dict[str, int]:
-        return {name: 4 * self.suit_size + i for i, name in enumerate(self.specials)}
 
 
 JASS36 = Deck("36-card Jass", tuple("6789TJQKA"))

@@ -37,16 +37,16 @@ class Round:
         self.game, self.rules, self.state = game, rules, state
         self.seed, self.unit, self.sub, self.game_no = seed, unit, sub, game_no
         self._rngs: dict[int, random.Random] = {}
+        self._mover = game.to_move(rules, state)  # -1 when over; kept here, as asking the kernel costs a call
 
     @property
     def to_move(self) -> int | None:
         """The seat to act, None when the round is over."""
-        seat = self.game.to_move(self.rules, self.state)
-        return None if seat < 0 else seat
+        return None if self._mover < 0 else self._mover
 
     @property
     def done(self) -> bool:
-        return self.game.to_move(self.rules, self.state) < 0
+        return self._mover < 0
 
     @property
     def decision(self) -> str | None:
@@ -62,6 +62,7 @@ class Round:
         if self.done:
             raise CardsimError(f"the round is over; {action!r} cannot be played")
         self.game.apply(self.rules, self.state, action)
+        self._mover = self.game.to_move(self.rules, self.state)
 
     def observation(self, seat: int | None = None) -> Any:
         """What ``seat`` (default: the seat to act) may see now: the Observation a Python bot is given."""
