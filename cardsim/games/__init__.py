@@ -16,12 +16,16 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from cardsim.cards import Deck
+from cardsim.cards import SUIT_SYMBOLS, SUITS, Deck
+from cardsim.decisions import CALL, CARD, DECISIONS, DISCARD, TRUMP
 from cardsim.driver import play_round
 from cardsim.errors import CardsimError
 from cardsim.lineup import FIRST_STRONG, Lineup, Setting, make_lineup
 from cardsim.options import make_rules
+from cardsim.protocol import card_index
 from cardsim.results import Batch
+
+MAX_ACTIONS = 256  # room for any decision's legal action codes in every game
 
 GAMES = {
     "differenzler": "cardsim.games.differenzler.game",
@@ -125,7 +129,7 @@ class Game(ABC):
         raise NotImplementedError
 
     def replay_round(self, rules: Any, lineup: Lineup, seed: int, round: int, game_no: int | None) -> Any:
-        """The record of single round ``round``, or of round ``round`` of game ``game_no``."""
+        """The finished state of single round ``round``, or of round ``round`` of game ``game_no``."""
         if game_no is None:
             return self.play_unit_py(rules, lineup, seed, round, False)[0]
         records = self.play_unit_py(rules, lineup, seed, game_no, True, upto=round)
@@ -134,7 +138,13 @@ class Game(ABC):
             raise CardsimError(f"game {game_no} of seed {seed} ended after {played} rounds; rounds are 0..{played - 1}")
         return records[round]
 
+    state_module: ClassVar[Any]  # the game's cardsim/games/<game>/state.py
     state_type: ClassVar[type]  # the game's State NamedTuple (Round.from_json rebuilds it)
+
+    def __init__(self) -> None:
+        self._params: dict[Any, Any] = {}
+        self._entries: dict[str, Any] = {}
+        self._actions = np.empty(MAX_ACTIONS, np.int64)
 
     # --- the round's state machine (``cardsim/games/<game>/state.py``), for ``Round`` and the Python driver ----
     # ``state`` is the game's ``State``: a NamedTuple of fixed-shape numpy arrays (slots documented in state.py),
@@ -154,11 +164,12 @@ class Game(ABC):
 
     def to_move(self, rules: Any, state: Any) -> int:
         """The seat to act, -1 when the round is over."""
-        raise NotImplementedError
+        return int(self.kernel("to_move", state))
 
     def decision(self, rules: Any, state: Any) -> str:
-        """What the seat to act decides: one of ``DECISIONS``."""
-        raise NotImplementedError
+        """What the seat to act decides: one of ``DECISIONS`` (``done`` when the round is over)."""
+        code = int(self.kernel("decision", state))
+        return DECISIONS[code] if code >= 0 else "done"
 
     def decision_label(self, rules: Any, state: Any) -> str:
         """The current decision as error messages name it (e.g. ``trick 3, card 2``; default: ``decision``)."""
@@ -166,12 +177,57 @@ class Game(ABC):
 
     def legal(self, rules: Any, state: Any) -> list:
         """The legal actions of the seat to act, in public form (see above)."""
-        raise NotImplementedError
+        decision = int(self.kernel("decision", state))
+        n = self.kernel("legal_actions", state, self.params(rules), self._actions)
+        return [self.public_action(rules, decision, int(code)) for code in self._actions[:n]]
 
     def apply(self, rules: Any, state: Any, action: Any) -> None:
         """Apply one public action; an illegal one raises ``CardsimError`` naming it and the legal ones, and leaves
-        ``state`` unchanged."""
-        raise NotImplementedError
+        ``state`` unchanged. The state machine's ``apply`` is the check (RULES.md D2)."""
+        decision = int(self.kernel("decision", state))
+        code = self.action_code(rules, decision, action)
+        if code < 0 or not self.kernel("apply", state, self.params(rules), code):
+            shown = DECISIONS[decision] if decision >= 0 else "the round is over:"
+            legal = self.legal(rules, state) if decision >= 0 else []
+            raise CardsimError(f"{shown} {action!r} is not legal now; legal: {_listed(legal)}")
+
+    def public_action(self, rules: Any, decision: int, code: int) -> Any:
+        """A kernel action code in public form: a card name for card decisions, a suit letter for a trump, else
+        the number."""
+        if decision in (CARD, CALL, DISCARD):
+            return self.deck.card_names[code]
+        if decision == TRUMP:
+            return SUITS[code]
+        return code
+
+    def action_code(self, rules: Any, decision: int, action: Any) -> int:
+        """The kernel code of a public action, -1 when it is no action of this kind at all."""
+        if decision in (CARD, CALL, DISCARD):
+            return card_index(action, self.deck)
+        if decision == TRUMP:
+            letter = SUIT_SYMBOLS.get(action, action.upper()) if isinstance(action, str) else None
+            return SUITS.index(letter) if letter in tuple(SUITS) else -1
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < 1 << 20:
+            return -1
+        return int(action)
+
+    def params(self, rules: Any) -> Any:
+        """The rule scalars the kernels take (the state module's ``Params``), made once per rules object."""
+        cached = self._params.get(rules)
+        if cached is None:
+            cached = self._params[rules] = self.state_module.params(rules)
+        return cached
+
+    def kernel(self, name: str, *args: Any) -> Any:
+        """Call the state module's kernel ``name`` through its compiled entry point: numba's dispatcher spends a
+        few microseconds typing a NamedTuple state on every call, which ``Round`` steps cannot afford."""
+        entry = self._entries.get(name)
+        if entry is None:
+            kernel = getattr(self.state_module, name)
+            result = kernel(*args)  # compiles (or loads) it for these argument types
+            self._entries[name] = kernel.overloads[tuple(kernel.typeof_pyval(a) for a in args)].entry_point
+            return result
+        return entry(*args)
 
     def answer_actions(self, rules: Any, state: Any, answer: Any) -> list:
         """A Python bot's answer to the current decision as the actions it stands for (default: itself; a
@@ -200,9 +256,10 @@ class Game(ABC):
         """A finished (or running) round as the game's replay details (the fields after ``replay_record``'s)."""
         raise NotImplementedError
 
-    @abstractmethod
     def replay(self, rules: Any, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:
         """Everything that happened in one round, as a JSON-able dict (see ``replay_record``)."""
+        state = self.replay_round(rules, lineup, seed, round, game_no)
+        return self.replay_record(rules, lineup, seed, round, game_no, **self.record(rules, state))
 
     @abstractmethod
     def format_replay(self, record: dict) -> str:
@@ -212,6 +269,15 @@ class Game(ABC):
         """The fields every replay starts with, then the game's own ``details``."""
         where = {"game": self.name, "rules": dataclasses.asdict(rules), "seed": seed, "round": round}
         return {**where, "game_no": game_no, "bots": list(lineup.names), **details}
+
+
+def _listed(actions: list) -> str:
+    """Legal actions for an error message: a run of numbers as ``0..157``, else the actions themselves."""
+    if len(actions) > 8 and all(isinstance(a, int) for a in actions) and actions == list(
+        range(actions[0], actions[-1] + 1)
+    ):
+        return f"{actions[0]}..{actions[-1]}"
+    return " ".join(str(a) for a in actions) if actions else "none"
 
 
 def replay_title(record: dict) -> str:
