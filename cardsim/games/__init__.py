@@ -25,6 +25,9 @@ from cardsim.options import make_rules
 from cardsim.protocol import card_index
 from cardsim.results import Batch
 
+# How an error message names each decision's answer ("played SA, which is not legal; legal: ...").
+VERBS = {"predict": "predicted", "bid": "bid", "trump": "named", "auction": "bid", "call": "called",
+         "discard": "discarded", "card": "played"}  # fmt: skip
 MAX_ACTIONS = 256  # room for any decision's legal action codes in every game
 
 GAMES = {
@@ -187,9 +190,13 @@ class Game(ABC):
         decision = int(self.kernel("decision", state))
         code = self.action_code(rules, decision, action)
         if code < 0 or not self.kernel("apply", state, self.params(rules), code):
-            shown = DECISIONS[decision] if decision >= 0 else "the round is over:"
-            legal = self.legal(rules, state) if decision >= 0 else []
-            raise CardsimError(f"{shown} {action!r} is not legal now; legal: {_listed(legal)}")
+            if decision < 0:
+                raise CardsimError(f"the round is over: no action is legal, not {action!r}")
+            legal, verb = self.legal(rules, state), VERBS[DECISIONS[decision]]
+            if decision in (CARD, CALL, DISCARD):
+                shown = self.deck.card_names[code] if code >= 0 else repr(action)
+                raise CardsimError(f"{verb} {shown}, which is not legal; legal: {' '.join(legal)}")
+            raise CardsimError(f"{verb} {action!r}; allowed: {_allowed(legal)}")
 
     def public_action(self, rules: Any, decision: int, code: int) -> Any:
         """A kernel action code in public form: a card name for card decisions, a suit letter for a trump, else
@@ -271,13 +278,13 @@ class Game(ABC):
         return {**where, "game_no": game_no, "bots": list(lineup.names), **details}
 
 
-def _listed(actions: list) -> str:
-    """Legal actions for an error message: a run of numbers as ``0..157``, else the actions themselves."""
-    if len(actions) > 8 and all(isinstance(a, int) for a in actions) and actions == list(
+def _allowed(actions: list) -> str:
+    """Legal actions for an error message: a run of integers as a range, else the actions one by one."""
+    if len(actions) > 2 and all(isinstance(a, int) for a in actions) and actions == list(
         range(actions[0], actions[-1] + 1)
     ):
-        return f"{actions[0]}..{actions[-1]}"
-    return " ".join(str(a) for a in actions) if actions else "none"
+        return f"an integer from {actions[0]} to {actions[-1]}"
+    return "one of " + ", ".join("None (pass)" if a is None else str(a) for a in actions)
 
 
 def replay_title(record: dict) -> str:
