@@ -24,8 +24,8 @@ from cardsim.games import GAMES, get_game
 
 VARIANTS = {
     "differenzler": [None, ["predictions=open", "exact_bonus=10"]],
-    "wizard": [None, ["players=3", "bidding=secret", "plus_minus_one=true"], ["players=6", "bidding=hidden"],
-               ["players=5", "cards=4"]],
+    "wizard": [None, ["players=3", "bidding=secret"], ["players=6", "bidding=hidden"],
+               ["players=5", "cards=4", "plus_minus_one=true"]],
     "callpartner": [None, ["players=3", "all_pass=dealer_forced"], ["players=5", "discards_count=false"]],
 }  # fmt: skip
 SCORES = {"differenzler": "penalties", "wizard": "scores", "callpartner": "scores"}  # the record's score lists
