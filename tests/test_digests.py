@@ -70,7 +70,7 @@ CASES = {
     ("differenzler", "heuristic,random,heuristic,random", None, ("games", 20)): "a8ea89949b328ebf",
     ("differenzler", "heuristic", "predictions=open,exact_bonus=10", ("rounds", 400)): "278f3851157a0f34",
     ("differenzler", "heuristic,{mc},{ismcts},random", None, ("rounds", 3)): "851028df8e44cdf6",
-    ("differenzler", "DigestBot,heuristic,random,heuristic", "predictions=open", ("games", 2)): "de9f3e518e9f3709",
+    ("differenzler", "DigestBot,heuristic,random,heuristic", "predictions=open", ("games", 2)): "c2976563d23bbf18",
     ("wizard", "random", None, ("games", 10)): "b3abf7cb90b72143",
     ("wizard", "heuristic,random,heuristic", "players=3,bidding=secret", ("rounds", 400)): "e05546c3b4d1719f",
     ("wizard", "heuristic", "players=6,plus_minus_one=true,schedule=five_rounds", ("games", 10)): "19650035d503cc9a",
