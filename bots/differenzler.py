@@ -55,9 +55,9 @@ from cardsim.games.differenzler.state import (
     WON,
     Params,
     State,
-    apply,
     decision,
     legal_cards,
+    predict_step,
     step,
 )
 from cardsim.lineup import FIRST_STRONG
@@ -236,11 +236,12 @@ def play_on(s: State, bots: np.ndarray, watch: int, checks: np.ndarray) -> int:
 
 
 @njit(cache=True, inline="always")
-def play_all(s: State, bots: np.ndarray) -> None:
+def play_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.ndarray, predictions: np.ndarray,
+             rng: np.ndarray, bots: np.ndarray) -> None:  # fmt: skip
     """``play_on`` for a whole round (predictions made, no card played) that only random and heuristic bots play:
-    a fixed trip count and no stops, which the batch kernel runs about a third faster."""
-    sl = s.slots
-    trump, hands, history, points, predictions, rng = sl[TRUMP], s.hands, s.history, s.points, s.predictions, s.rng
+    a fixed trip count and no stops, which the batch kernel runs about a third faster. It takes the State's
+    arrays (``sl`` its slots), not the State: each array passed costs the hot loop a reference count update."""
+    trump = sl[TRUMP]
     t, i, leader, led, top_key, top_trump, winner, won = 0, 0, sl[LEADER], -1, -1, -1, sl[LEADER], 0
     for _ in range(TRICKS * PLAYERS):
         seat = (leader + i) % PLAYERS
@@ -255,20 +256,44 @@ def play_all(s: State, bots: np.ndarray) -> None:
 
 
 @njit(cache=True, inline="always")
+def predict_on(sl: np.ndarray, hands: np.ndarray, predictions: np.ndarray, rng: np.ndarray, bots: np.ndarray,
+               stops: bool = True) -> int:  # fmt: skip
+    """The remaining predictions in turn (A7) by random and heuristic bots, through ``state.predict_step`` with
+    the counter in a register; on the State's arrays (``sl`` its slots). Returns the seat to predict whose bot is
+    not one of these, or -1 when all have predicted (``stops`` False: the table holds only these bots)."""
+    first_hand, trump = sl[FIRST_HAND], sl[TRUMP]
+    for n in range(sl[PREDICTED], PLAYERS):
+        seat = (first_hand + n) % PLAYERS
+        bot = int(bots[seat, 0])
+        if stops and _stops(bot):
+            sl[PREDICTED] = n
+            return seat
+        if not predict_step(predictions, first_hand, n, predict(bot, rng, 1 + seat, hands[seat], trump)):
+            _illegal(seat)
+    sl[PREDICTED] = PLAYERS
+    return -1
+
+
+@njit(cache=True, inline="always")
+def run_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.ndarray, predictions: np.ndarray,
+            rng: np.ndarray, bots: np.ndarray) -> None:  # fmt: skip
+    """A dealt round played to the end by a table of random and heuristic bots only: ``predict_on`` then
+    ``play_all``, on the State's arrays (the batch kernel's hot path)."""
+    predict_on(sl, hands, predictions, rng, bots, False)
+    play_all(sl, hands, history, points, predictions, rng, bots)
+
+
+@njit(cache=True, inline="always")
 def run(s: State, p: Params, bots: np.ndarray) -> int:
     """Random and heuristic bots play on from ``s``: the remaining predictions in turn (A7), then the cards.
     Returns -1 at the end of the round, or the seat to move whose bot is a strong or a Python one."""
     sl = s.slots
-    while sl[PREDICTED] < PLAYERS:
-        seat = (sl[FIRST_HAND] + sl[PREDICTED]) % PLAYERS
-        bot = int(bots[seat, 0])
-        if _stops(bot):
-            return seat
-        if not apply(s, p, predict(bot, s.rng, 1 + seat, s.hands[seat], sl[TRUMP])):
-            _illegal(seat)
+    seat = predict_on(sl, s.hands, s.predictions, s.rng, bots)
+    if seat >= 0:
+        return seat
     if sl[TRICK] == 0 and sl[POS] == 0 and not (_stops(int(bots[0, 0])) or _stops(int(bots[1, 0]))
                                                 or _stops(int(bots[2, 0])) or _stops(int(bots[3, 0]))):  # fmt: skip
-        play_all(s, bots)
+        play_all(sl, s.hands, s.history, s.points, s.predictions, s.rng, bots)
         return -1
     return play_on(s, bots, -1, s.points)  # watch none: ``checks`` is not touched
 

@@ -18,10 +18,11 @@ State (a NamedTuple of fixed-shape arrays; copying every array copies the round 
                                      the round's shared streams: 0 deals, 1 + seat serves the seat's built-in
                                      random/heuristic bot (cardsim.rng.seed_streams)
     bot_rng      uint64[players, 4]  the strong bots' private streams, row = seat (cardsim.rng.seed_bot_stream),
-                                     seeded on first use from ``where`` (seeding costs a SipHash per seat, which
-                                     random self-play must not pay)
-    where        int64[WHERE]        the round's key (seed as int64, unit, sub) and the bits of the seats whose
-                                     ``bot_rng`` row is seeded; never shown to a bot
+                                     seeded on first use from the round's key (seeding costs a SipHash per seat,
+                                     which random self-play must not pay)
+
+Every array of the State costs the hot loops a reference count update wherever a State is passed to an inlined
+function: keep their number small (the round's key lives in ``slots``) and pass arrays in the innermost loops.
 
 Slots of ``slots`` (the first eight are the trick in progress, in registers in the hot loops)::
 
@@ -37,6 +38,9 @@ Slots of ``slots`` (the first eight are the trick in progress, in registers in t
     TRUMP_CARD  A5: the card the dealer showed (in the dealer's hand until played)
     TRUMP       its suit
     PREDICTED   predictions made 0..4 (A7: in turn from First Hand, the dealer last)
+    SEED, UNIT, SUB
+                the round's key (the seed's 64 bits as an int64) for the private streams; ``observe`` blanks them
+    SEEDED      bits of the seats whose ``bot_rng`` row is seeded
 
 Decisions: PREDICT (action = the prediction 0..157) while PREDICTED < 4, then CARD (action = card index 0..35)
 until TRICK = 9, then DONE. ``to_move`` is First Hand + PREDICTED while predicting, LEADER + POS in play.
@@ -67,9 +71,8 @@ from cardsim.games.differenzler.rules import (
 from cardsim.rng import DEAL_STREAM, below, seed_bot_stream, seed_streams
 
 TRICK, POS, LEADER, LED, TOP_KEY, TOP_TRUMP, WINNER, WON, FIRST_HAND, TRUMP_CARD, TRUMP, PREDICTED = range(12)
-SLOTS = 12
-SEED, UNIT, SUB, SEEDED = range(4)  # slots of ``where``
-WHERE = 4
+SEED, UNIT, SUB, SEEDED = range(12, 16)
+SLOTS = 16
 FULL_DECK = np.uint64((1 << 36) - 1)
 
 
@@ -84,7 +87,6 @@ class State(NamedTuple):
     history: np.ndarray
     rng: np.ndarray
     bot_rng: np.ndarray
-    where: np.ndarray
 
 
 class Params(NamedTuple):
@@ -112,38 +114,43 @@ def new_state(players: int = PLAYERS) -> State:
         np.zeros((TRICKS, 2 + PLAYERS), np.int64),
         np.zeros((PLAYERS + 1, 4), np.uint64),
         np.zeros((PLAYERS, 4), np.uint64),
-        np.zeros(WHERE, np.int64),
     )
 
 
 @njit(cache=True, inline="always")
-def _begin(s: State, first_hand: int, trump_card: int) -> None:
+def _begin(sl: np.ndarray, hands: np.ndarray, dealt: np.ndarray, points: np.ndarray, first_hand: int,
+           trump_card: int) -> None:  # fmt: skip
     """The round before its first prediction: First Hand, the shown trump card, nothing predicted or played."""
-    sl = s.slots
     sl[TRICK], sl[POS], sl[LEADER], sl[LED], sl[TOP_KEY], sl[TOP_TRUMP] = 0, 0, first_hand, -1, -1, -1
     sl[WINNER], sl[WON], sl[FIRST_HAND], sl[TRUMP_CARD] = first_hand, 0, first_hand, trump_card
     sl[TRUMP], sl[PREDICTED] = SUIT_OF[trump_card], 0
     for seat in range(PLAYERS):
-        s.dealt[seat] = s.hands[seat]
-        s.points[seat] = 0
+        dealt[seat] = hands[seat]
+        points[seat] = 0
 
 
 @njit(cache=True, inline="always")  # the batch loop's hot path
 def deal(s: State, p: Params, seed: np.uint64, unit: int, sub: int, dealer: int) -> None:
     """Seed the round's streams, choose First Hand (A6; ``dealer`` is First Hand for Differenzler, < 0 draws it)
-    and deal (A5); then the round waits for First Hand's prediction.
+    and deal (A5); then the round waits for First Hand's prediction. See ``deal_arrays``."""
+    deal_arrays(s.slots, s.hands, s.dealt, s.points, s.rng, seed, unit, sub, dealer)
 
-    The draw of First Hand is made either way so the deal does not depend on it. Nine cards each from the dealer's
-    left; the dealer shows one of its nine at random: the same as a shuffled deck whose 36th card is the dealer's
-    last."""
-    seed_streams(s.rng, seed, unit, sub)
-    drawn = below(s.rng, DEAL_STREAM, PLAYERS)
+
+@njit(cache=True, inline="always")
+def deal_arrays(sl: np.ndarray, hands: np.ndarray, dealt: np.ndarray, points: np.ndarray, rng: np.ndarray,
+                seed: np.uint64, unit: int, sub: int, dealer: int) -> None:  # fmt: skip
+    """``deal`` on the State's arrays (the batch kernel's form: passing a State to an inlined function costs a
+    reference count update per array). The draw of First Hand is made either way so the deal does not depend on
+    it. Nine cards each from the dealer's left; the dealer shows one of its nine at random: the same as a
+    shuffled deck whose 36th card is the dealer's last."""
+    seed_streams(rng, seed, unit, sub)
+    drawn = below(rng, DEAL_STREAM, PLAYERS)
     first_hand = drawn if dealer < 0 else dealer
     the_dealer = (first_hand + PLAYERS - 1) % PLAYERS
-    deal_hands(s.rng, DEAL_STREAM, FULL_DECK, s.hands, the_dealer + 1, PLAYERS, TRICKS)
-    trump_card = nth_card(s.hands[the_dealer], below(s.rng, DEAL_STREAM, TRICKS))
-    s.where[SEED], s.where[UNIT], s.where[SUB], s.where[SEEDED] = np.int64(seed), unit, sub, 0
-    _begin(s, first_hand, trump_card)
+    deal_hands(rng, DEAL_STREAM, FULL_DECK, hands, the_dealer + 1, PLAYERS, TRICKS)
+    trump_card = nth_card(hands[the_dealer], below(rng, DEAL_STREAM, TRICKS))
+    sl[SEED], sl[UNIT], sl[SUB], sl[SEEDED] = np.int64(seed), unit, sub, 0
+    _begin(sl, hands, dealt, points, first_hand, trump_card)
 
 
 @njit(cache=True)
@@ -152,8 +159,8 @@ def start(s: State, p: Params, dealer: int, hands: np.ndarray, trump_card: int) 
     caller checks the cards): First Hand is the seat after the dealer. The streams are left as they are."""
     for seat in range(PLAYERS):
         s.hands[seat] = hands[seat]
-    s.where[SEEDED] = 0
-    _begin(s, (dealer + 1) % PLAYERS, trump_card)
+    s.slots[SEEDED] = 0
+    _begin(s.slots, s.hands, s.dealt, s.points, (dealer + 1) % PLAYERS, trump_card)
 
 
 @njit(cache=True, inline="always")
@@ -228,6 +235,16 @@ def step(card: int, trump: int, hands: np.ndarray, history: np.ndarray, points: 
 
 
 @njit(cache=True, inline="always")
+def predict_step(predictions: np.ndarray, first_hand: int, n: int, value: int) -> bool:
+    """A7: the n-th seat from First Hand predicts ``value`` (0..157), on the counter as a local (the hot loops
+    keep it in a register and count on); False (nothing changed) for an illegal prediction."""
+    if value < 0 or value > MAX_PREDICTION:
+        return False
+    predictions[(first_hand + n) % PLAYERS] = value
+    return True
+
+
+@njit(cache=True, inline="always")
 def apply_card(s: State, card: int) -> None:
     """``step`` on the state's slots: the seat to move plays ``card`` (legal: the caller checked it)."""
     sl = s.slots
@@ -242,9 +259,8 @@ def apply(s: State, p: Params, action: int) -> bool:
     or any action once the round is over, returns False and leaves ``s`` unchanged."""
     n = s.slots[PREDICTED]
     if n < PLAYERS:
-        if action < 0 or action > MAX_PREDICTION:
+        if not predict_step(s.predictions, s.slots[FIRST_HAND], n, action):
             return False
-        s.predictions[(s.slots[FIRST_HAND] + n) % PLAYERS] = action
         s.slots[PREDICTED] = n + 1
         return True
     if action < 0 or action >= 36 or not (legal_cards(s, p) >> np.uint64(action)) & np.uint64(1):
@@ -268,24 +284,31 @@ def visible_predictions(s: State, p: Params, seat: int, out: np.ndarray) -> None
 def bot_stream(s: State, seat: int) -> np.ndarray:
     """Seat ``seat``'s private stream as a 1-row array (a view: draws advance ``s.bot_rng[seat]``), seeded from
     the round key on first use."""
-    if not s.where[SEEDED] >> seat & 1:
-        seed_bot_stream(s.bot_rng, seat, np.uint64(s.where[SEED]), s.where[UNIT], s.where[SUB], seat)
-        s.where[SEEDED] |= 1 << seat
+    sl = s.slots
+    if not sl[SEEDED] >> seat & 1:
+        seed_bot_stream(s.bot_rng, seat, np.uint64(sl[SEED]), sl[UNIT], sl[SUB], seat)
+        sl[SEEDED] |= 1 << seat
     return s.bot_rng[seat : seat + 1]
 
 
 @njit(cache=True, inline="always")
 def scores(s: State, p: Params, out: np.ndarray) -> None:
     """A10: out[seat] = the penalty of each seat (a finished round)."""
+    scores_arrays(s.predictions, s.points, p.exact_bonus, out)
+
+
+@njit(cache=True, inline="always")
+def scores_arrays(predictions: np.ndarray, points: np.ndarray, exact_bonus: int, out: np.ndarray) -> None:
+    """``scores`` on the State's arrays (the batch kernel's form)."""
     for seat in range(PLAYERS):
-        out[seat] = penalty(s.predictions[seat], s.points[seat], p.exact_bonus)
+        out[seat] = penalty(predictions[seat], points[seat], exact_bonus)
 
 
 @njit(cache=True)
 def copy_state(s: State) -> State:
     """A copy of every array: the same round with the same random draws to come."""
     return State(s.slots.copy(), s.hands.copy(), s.dealt.copy(), s.predictions.copy(), s.points.copy(),
-                 s.history.copy(), s.rng.copy(), s.bot_rng.copy(), s.where.copy())  # fmt: skip
+                 s.history.copy(), s.rng.copy(), s.bot_rng.copy())  # fmt: skip
 
 
 @njit(cache=True)
@@ -293,9 +316,10 @@ def observe(s: State, p: Params, seat: int) -> State:
     """What ``seat`` may see now, as a State with the rest blanked: its own hand (and as dealt), the slots (trick
     in progress, First Hand, shown trump card, predictions made), the cards played, everybody's points, the
     predictions it may see (``visible_predictions``; -1 for the others). Streams, the other hands and the round's
-    key are zero: a strong bot decides from this, drawing from its own stream only."""
+    key (its slots) are zero: a strong bot decides from this, drawing from its own stream only."""
     v = new_state(PLAYERS)
     v.slots[:] = s.slots
+    v.slots[SEED], v.slots[UNIT], v.slots[SUB], v.slots[SEEDED] = 0, 0, 0, 0
     v.hands[seat], v.dealt[seat] = s.hands[seat], s.dealt[seat]
     v.points[:] = s.points
     visible_predictions(s, p, seat, v.predictions)
