@@ -51,6 +51,7 @@ from cardsim.games.differenzler.state import (
     Params,
     State,
     apply,
+    bot_stream,
     copy_state,
     deal,
     decision,
@@ -265,9 +266,10 @@ def ismcts_card(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, it
 def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
     """What the strong bot of table row ``row`` ([id, settings...]) at ``seat`` (the seat to move) does now: a
     prediction (A7) or a card (A8; a forced card is played without thinking). It sees only
-    ``observe(s, p, seat)`` and draws from its seat's stream."""
+    ``observe(s, p, seat)`` and draws from its seat's private stream only (``state.bot_stream``: a one-way
+    function of the round key, never the deal stream nor another seat's)."""
     v = observe(s, p, seat)
-    rng, stream = s.rng, 1 + seat
+    rng, stream = bot_stream(s, seat), 0
     if decision(v) == PREDICT:
         samples = int(row[2]) if row[0] == MC else int(row[3])
         return mc_prediction(rng, stream, seat, v, p, samples)[0]

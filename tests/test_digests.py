@@ -69,7 +69,7 @@ CASES = {
     ("differenzler", "random", None, ("rounds", 400)): "a07dafe228d9fe22",
     ("differenzler", "heuristic,random,heuristic,random", None, ("games", 20)): "a8ea89949b328ebf",
     ("differenzler", "heuristic", "predictions=open,exact_bonus=10", ("rounds", 400)): "278f3851157a0f34",
-    ("differenzler", "heuristic,{mc},{ismcts},random", None, ("rounds", 3)): "851028df8e44cdf6",
+    ("differenzler", "heuristic,{mc},{ismcts},random", None, ("rounds", 3)): "82fe0bcac60f51e0",
     ("differenzler", "DigestBot,heuristic,random,heuristic", "predictions=open", ("games", 2)): "c2976563d23bbf18",
     ("wizard", "random", None, ("games", 10)): "b3abf7cb90b72143",
     ("wizard", "heuristic,random,heuristic", "players=3,bidding=secret", ("rounds", 400)): "e05546c3b4d1719f",
