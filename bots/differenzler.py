@@ -6,14 +6,14 @@ dealer showed, the cards on the table, its own prediction and points, and
 calls ``predict`` and ``play`` with the bot's id, so one compiled kernel
 serves every lineup and seating without recompiling.
 
-A round in progress is a small int array ``state`` (trick number, cards in
-the trick, leader, led suit, best key and highest trump so far, winner,
-points in the trick) beside hands, history, predictions and points.
-``apply_card`` plays one card into it, ``play_cards`` lets these bots play
-on from any state: the batch driver, bid advice and the strong bots'
-rollouts (``bots/differenzler_strong.py``) all share that one trick loop.
-``sweep_predictions`` gives a seat's points for every prediction 0..157 from
-a few plays (bid advice and the Monte Carlo bidder).
+``act`` asks a bot at its seat of a round ``State``
+(``cardsim/games/differenzler/state.py``); ``run`` lets these bots play a
+round on from any state (predictions in turn, then the cards), stopping at a
+strong or Python bot's turn: the batch driver, bid advice and the strong
+bots' rollouts (``bots/differenzler_strong.py``) all play through it, and its
+trick loops are loops over ``state.step``. ``sweep_predictions`` gives a
+seat's points for every prediction 0..157 from a few plays (bid advice and
+the Monte Carlo bidder).
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardsim.cards import bit, lowest_card, nth_card, popcount
+from cardsim.cards import lowest_card, nth_card, popcount
+from cardsim.decisions import PREDICT
 from cardsim.games.differenzler.rules import (
     ACE,
     JACK,
     KING,
-    LAST_TRICK_BONUS,
     MAX_PREDICTION,
     NINE,
     PLAYERS,
@@ -40,7 +40,25 @@ from cardsim.games.differenzler.rules import (
     TRUMP_LEVEL_OF,
     legal_mask,
     trick_key,
-    trump_level,
+)
+from cardsim.games.differenzler.state import (
+    FIRST_HAND,
+    LEADER,
+    LED,
+    POS,
+    PREDICTED,
+    TOP_KEY,
+    TOP_TRUMP,
+    TRICK,
+    TRUMP,
+    WINNER,
+    WON,
+    Params,
+    State,
+    decision,
+    legal_cards,
+    predict_step,
+    step,
 )
 from cardsim.lineup import FIRST_STRONG
 from cardsim.rng import below
@@ -162,114 +180,144 @@ def play(
     return heuristic_play(legal, led, top_key, n_played, trump, points, prediction)
 
 
-# --- a round in progress, played on by these bots ------------------------------------------------------------
-
-# Slots of ``state``: trick number, cards already in the trick, its leader, led suit (-1 none yet), trick_key of
-# the best card so far (-1), highest trump level in it (-1), the seat winning it, card points in it.
-TRICK, POS, LEADER, LED, TOP_KEY, TOP_TRUMP, WINNER, WON = range(8)
-STATE_SIZE = 8
-_UNSET = 1 << 30  # no decision recorded
-
-
-@njit(cache=True)
-def start_state(state: np.ndarray, leader: int) -> None:
-    """The state before the first card of a round that ``leader`` (First Hand) leads."""
-    state[:] = -1
-    state[TRICK], state[POS], state[LEADER], state[WINNER], state[WON] = 0, 0, leader, leader, 0
+# --- the built-in bots asked at their seat, and playing a round on ---------------------------------------------
 
 
 @njit(cache=True, inline="always")
-def _step(card: int, trump: int, hands: np.ndarray, history: np.ndarray, points: np.ndarray, t: int, i: int,
-          leader: int, led: int, top_key: int, top_trump: int, winner: int, won: int) -> tuple:  # fmt: skip
-    """``apply_card`` on the state's values as locals (kept in registers in the trick loop); returns them."""
-    seat = (leader + i) % PLAYERS
-    hands[seat] ^= bit(card)
-    history[t, 2 + i] = card
-    if i == 0:
-        history[t, 0] = leader
-        led = SUIT_OF[card]
-    key = trick_key(card, led, trump)
-    if key > top_key:
-        top_key, winner = key, seat
-    top_trump = max(top_trump, trump_level(card, trump))
-    won += POINTS[trump, card]
-    if i < PLAYERS - 1:
-        return t, i + 1, leader, led, top_key, top_trump, winner, won
-    history[t, 1] = winner
-    points[winner] += won + (LAST_TRICK_BONUS if t == TRICKS - 1 else 0)
-    return t + 1, 0, winner, -1, -1, -1, winner, 0
+def act(bot: int, s: State, p: Params, seat: int) -> int:
+    """What built-in bot ``bot`` at ``seat`` (the seat to move) does now, from its seat's view: its hand, the shown
+    trump, the trick on the table, its own prediction and points. Draws from the seat's stream 1 + seat."""
+    sl = s.slots
+    if decision(s) == PREDICT:
+        return predict(bot, s.rng, 1 + seat, s.hands[seat], sl[TRUMP])
+    return play(bot, s.rng, 1 + seat, legal_cards(s, p), sl[LED], sl[TOP_KEY], sl[POS], sl[TRUMP], s.points[seat],
+                s.predictions[seat])  # fmt: skip
 
 
 @njit(cache=True, inline="always")
-def apply_card(card: int, trump: int, hands: np.ndarray, history: np.ndarray, points: np.ndarray,
-               state: np.ndarray) -> None:  # fmt: skip
-    """The seat to move plays ``card``: hand, history[trick] = (leader, winner, 4 cards), and after the 4th card
-    the trick's points (A4, A9) to its winner, who leads next."""
-    (state[TRICK], state[POS], state[LEADER], state[LED], state[TOP_KEY], state[TOP_TRUMP], state[WINNER],
-     state[WON]) = _step(card, trump, hands, history, points, state[TRICK], state[POS], state[LEADER], state[LED],
-                         state[TOP_KEY], state[TOP_TRUMP], state[WINNER], state[WON])  # fmt: skip
+def _illegal(seat: int) -> None:
+    raise ValueError("a built-in Differenzler bot chose an illegal action (RULES D2)")
+
+
+@njit(cache=True, inline="always")
+def _stops(bot: int) -> bool:
+    """A seat these bots do not play: a strong bot (asked by the driver) or a Python bot (-1)."""
+    return bot < 0 or bot >= STRONG
 
 
 @njit(cache=True, inline="always")  # the batch loop's hot path: a call per round would cost random bots ~15%
-def play_cards(bots: np.ndarray, trump: int, rng: np.ndarray, hands: np.ndarray, history: np.ndarray,
-               predictions: np.ndarray, points: np.ndarray, state: np.ndarray, watch: int,
-               checks: np.ndarray) -> int:  # fmt: skip
-    """Random and heuristic bots (``bots[seat, 0]``) play on from ``state``. Returns -1 at the end of the round,
-    or the seat to move when its bot is a strong one (id >= STRONG: the caller asks it, then calls again).
-    ``checks[trick]`` gets seat ``watch``'s points before each of its cards (-1: watch none)."""
-    t, i, leader, led, top_key = state[TRICK], state[POS], state[LEADER], state[LED], state[TOP_KEY]
-    top_trump, winner, won = state[TOP_TRUMP], state[WINNER], state[WON]
+def play_on(s: State, bots: np.ndarray, watch: int, checks: np.ndarray) -> int:
+    """Random and heuristic bots (``bots[seat, 0]``) play cards on from ``s`` (predictions made), through
+    ``state.step`` with the trick's slots in registers. Returns -1 at the end of the round, or the seat to move
+    when its bot is not one of these (the caller asks it, then calls again). ``checks[trick]`` gets seat
+    ``watch``'s points before each of its cards (-1: watch none, ``checks`` untouched)."""
+    sl = s.slots
+    trump, hands, history, points, predictions, rng = sl[TRUMP], s.hands, s.history, s.points, s.predictions, s.rng
+    t, i, leader, led, top_key = sl[TRICK], sl[POS], sl[LEADER], sl[LED], sl[TOP_KEY]
+    top_trump, winner, won = sl[TOP_TRUMP], sl[WINNER], sl[WON]
     stopped = -1
     while t < TRICKS:
         seat = (leader + i) % PLAYERS
         bot = int(bots[seat, 0])
-        if bot >= STRONG:
+        if _stops(bot):
             stopped = seat
             break
         if seat == watch:
             checks[t] = points[seat]
         legal = legal_mask(hands[seat], led, trump, top_trump)
         card = play(bot, rng, 1 + seat, legal, led, top_key, i, trump, points[seat], predictions[seat])
-        t, i, leader, led, top_key, top_trump, winner, won = _step(card, trump, hands, history, points, t, i, leader,
-                                                                   led, top_key, top_trump, winner, won)  # fmt: skip
-    (state[TRICK], state[POS], state[LEADER], state[LED], state[TOP_KEY], state[TOP_TRUMP], state[WINNER],
-     state[WON]) = t, i, leader, led, top_key, top_trump, winner, won  # fmt: skip
+        if not legal >> np.uint64(card) & np.uint64(1):
+            _illegal(seat)
+        t, i, leader, led, top_key, top_trump, winner, won = step(card, trump, hands, history, points, t, i, leader,
+                                                                  led, top_key, top_trump, winner, won)  # fmt: skip
+    sl[TRICK], sl[POS], sl[LEADER], sl[LED], sl[TOP_KEY], sl[TOP_TRUMP], sl[WINNER], sl[WON] = (
+        t, i, leader, led, top_key, top_trump, winner, won)  # fmt: skip
     return stopped
 
 
 @njit(cache=True, inline="always")
-def play_all(bots: np.ndarray, trump: int, first_hand: int, rng: np.ndarray, hands: np.ndarray, history: np.ndarray,
-             predictions: np.ndarray, points: np.ndarray) -> None:  # fmt: skip
-    """``play_cards`` for a whole round that only random and heuristic bots play: a fixed trip count and no stops,
-    which the batch kernel runs about a third faster."""
-    t, i, leader, led, top_key, top_trump, winner, won = 0, 0, first_hand, -1, -1, -1, first_hand, 0
+def play_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.ndarray, predictions: np.ndarray,
+             rng: np.ndarray, bots: np.ndarray) -> None:  # fmt: skip
+    """``play_on`` for a whole round (predictions made, no card played) that only random and heuristic bots play:
+    a fixed trip count and no stops, which the batch kernel runs about a third faster. It takes the State's
+    arrays (``sl`` its slots), not the State: each array passed costs the hot loop a reference count update."""
+    trump = sl[TRUMP]
+    t, i, leader, led, top_key, top_trump, winner, won = 0, 0, sl[LEADER], -1, -1, -1, sl[LEADER], 0
     for _ in range(TRICKS * PLAYERS):
         seat = (leader + i) % PLAYERS
         legal = legal_mask(hands[seat], led, trump, top_trump)
         card = play(int(bots[seat, 0]), rng, 1 + seat, legal, led, top_key, i, trump, points[seat], predictions[seat])
-        t, i, leader, led, top_key, top_trump, winner, won = _step(card, trump, hands, history, points, t, i, leader,
-                                                                   led, top_key, top_trump, winner, won)  # fmt: skip
+        if not legal >> np.uint64(card) & np.uint64(1):
+            _illegal(seat)
+        t, i, leader, led, top_key, top_trump, winner, won = step(card, trump, hands, history, points, t, i, leader,
+                                                                  led, top_key, top_trump, winner, won)  # fmt: skip
+    sl[TRICK], sl[POS], sl[LEADER], sl[LED], sl[TOP_KEY], sl[TOP_TRUMP], sl[WINNER], sl[WON] = (
+        t, i, leader, led, top_key, top_trump, winner, won)  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def predict_on(sl: np.ndarray, hands: np.ndarray, predictions: np.ndarray, rng: np.ndarray, bots: np.ndarray,
+               stops: bool = True) -> int:  # fmt: skip
+    """The remaining predictions in turn (A7) by random and heuristic bots, through ``state.predict_step`` with
+    the counter in a register; on the State's arrays (``sl`` its slots). Returns the seat to predict whose bot is
+    not one of these, or -1 when all have predicted (``stops`` False: the table holds only these bots)."""
+    first_hand, trump = sl[FIRST_HAND], sl[TRUMP]
+    for n in range(sl[PREDICTED], PLAYERS):
+        seat = (first_hand + n) % PLAYERS
+        bot = int(bots[seat, 0])
+        if stops and _stops(bot):
+            sl[PREDICTED] = n
+            return seat
+        if not predict_step(predictions, first_hand, n, predict(bot, rng, 1 + seat, hands[seat], trump)):
+            _illegal(seat)
+    sl[PREDICTED] = PLAYERS
+    return -1
+
+
+@njit(cache=True, inline="always")
+def run_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.ndarray, predictions: np.ndarray,
+            rng: np.ndarray, bots: np.ndarray) -> None:  # fmt: skip
+    """A dealt round played to the end by a table of random and heuristic bots only: ``predict_on`` then
+    ``play_all``, on the State's arrays (the batch kernel's hot path)."""
+    predict_on(sl, hands, predictions, rng, bots, False)
+    play_all(sl, hands, history, points, predictions, rng, bots)
+
+
+@njit(cache=True, inline="always")
+def run(s: State, p: Params, bots: np.ndarray) -> int:
+    """Random and heuristic bots play on from ``s``: the remaining predictions in turn (A7), then the cards.
+    Returns -1 at the end of the round, or the seat to move whose bot is a strong or a Python one."""
+    sl = s.slots
+    seat = predict_on(sl, s.hands, s.predictions, s.rng, bots)
+    if seat >= 0:
+        return seat
+    if sl[TRICK] == 0 and sl[POS] == 0 and not (_stops(int(bots[0, 0])) or _stops(int(bots[1, 0]))
+                                                or _stops(int(bots[2, 0])) or _stops(int(bots[3, 0]))):  # fmt: skip
+        play_all(sl, s.hands, s.history, s.points, s.predictions, s.rng, bots)
+        return -1
+    return play_on(s, bots, -1, s.points)  # watch none: ``checks`` is not touched
 
 
 @njit(cache=True)
-def sweep_predictions(bots: np.ndarray, seat: int, trump: int, rng: np.ndarray, hands: np.ndarray,
-                      history: np.ndarray, predictions: np.ndarray, points: np.ndarray, state: np.ndarray,
-                      out: np.ndarray) -> None:  # fmt: skip
+def sweep_predictions(s: State, bots: np.ndarray, seat: int, out: np.ndarray) -> None:
     """out[p] = ``seat``'s points at the end of the round when it predicts p (0..157) and every seat's bot plays
-    on from ``state`` (the others' predictions as given). Exact with few plays: these bots depend on their
+    on from ``s`` (predictions made; the others' as given). Exact with few plays: these bots depend on their
     prediction only through "points < prediction" at their own decisions, so the play for p also holds for every
-    prediction up to the lowest of those points that is >= p. Leaves the arrays as after the last play."""
-    rng0, hands0, points0, state0 = rng.copy(), hands.copy(), points.copy(), state.copy()
+    prediction up to the lowest of those points that is >= p. Leaves ``s`` as after the last play."""
+    rng0, hands0, points0, slots0 = s.rng.copy(), s.hands.copy(), s.points.copy(), s.slots.copy()
     checks = np.empty(TRICKS, np.int64)
     p = 0
     while p <= MAX_PREDICTION:
-        rng[:], hands[:], points[:], state[:] = rng0, hands0, points0, state0
-        predictions[seat] = p
+        s.rng[:], s.hands[:], s.points[:], s.slots[:] = rng0, hands0, points0, slots0
+        s.predictions[seat] = p
         checks[:] = _UNSET
-        play_cards(bots, trump, rng, hands, history, predictions, points, state, seat, checks)
+        play_on(s, bots, seat, checks)
         top = MAX_PREDICTION
         for c in checks:
             if p <= c < top:
                 top = c
-        out[p : top + 1] = points[seat]
+        out[p : top + 1] = s.points[seat]
         p = top + 1
+
+
+_UNSET = 1 << 30  # no decision recorded

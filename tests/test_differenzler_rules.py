@@ -16,7 +16,7 @@ from jass.game.rule_schieber import RuleSchieber
 
 from cardsim.cards import JASS36
 from cardsim.errors import CardsimError
-from cardsim.games.differenzler import play, rules
+from cardsim.games.differenzler import rules, state
 from cardsim.games.differenzler.game import GAME
 from cardsim.lineup import Lineup, make_lineup
 
@@ -216,11 +216,13 @@ def test_A4_card_values_sum_152_and_157_with_last_trick():
 
 def test_A5_deal_nine_each_trump_card_in_dealers_hand():
     """A5: 9 cards each; the dealer's last card (36th dealt) is shown, is in the dealer's hand, its suit is trump."""
-    rng, hands = play.new_scratch()[:2]
+    s, p = state.new_state(4), state.params(DEFAULT)
+    hands = s.hands
     trumps = set()
     for seed in range(40):
         for unit in range(10):
-            first_hand, trump_card = play.start_round(np.uint64(seed), unit, 0, -1, rng, hands)
+            state.deal(s, p, np.uint64(seed), unit, 0, -1)
+            first_hand, trump_card = s.slots[state.FIRST_HAND], s.slots[state.TRUMP_CARD]
             dealer = (first_hand - 1) % 4
             assert [len(JASS36.cards_of(int(h))) for h in hands] == [9, 9, 9, 9]
             assert sorted(c for h in hands for c in JASS36.cards_of(int(h))) == list(range(36))
@@ -236,13 +238,15 @@ def test_A5_deal_nine_each_trump_card_in_dealers_hand():
 def test_A5_A6_deal_is_uniform():
     """A5/A6: every card is equally likely in every seat (relative to the dealer), the shown card is uniform
     over the deck, and First Hand is uniform: a chi-square check over 36,000 deals (fails at p < 1e-6)."""
-    rng, hands = play.new_scratch()[:2]
+    s, p = state.new_state(4), state.params(DEFAULT)
+    hands = s.hands
     n = 36_000
     where = np.zeros((36, 4))
     shown = np.zeros(36)
     first = np.zeros(4)
     for unit in range(n):
-        first_hand, trump_card = play.start_round(np.uint64(99), unit, 0, -1, rng, hands)
+        state.deal(s, p, np.uint64(99), unit, 0, -1)
+        first_hand, trump_card = s.slots[state.FIRST_HAND], s.slots[state.TRUMP_CARD]
         dealer = (first_hand - 1) % 4
         for offset in range(4):
             seat_hand = int(hands[(dealer + offset) % 4])

@@ -5,16 +5,18 @@ import numpy as np
 import pytest
 
 import bots.differenzler_strong as strong
-from bots.differenzler import HEURISTIC, RANDOM, apply_card, play_cards, start_state, sweep_predictions
+from bots.differenzler import HEURISTIC, RANDOM, run, sweep_predictions
 from cardsim import CardsimError, simulate
 from cardsim.cards import bit, popcount
 from cardsim.games.differenzler import advise
+from cardsim.games.differenzler import state as sm
 from cardsim.games.differenzler.game import GAME
-from cardsim.games.differenzler.play import new_scratch, start_round
-from cardsim.games.differenzler.rules import PLAYERS, SUIT_OF, TRICKS, legal_mask
 from cardsim.infoset import sample_deals
 from cardsim.lineup import MAX_SETTINGS
 from cardsim.rng import seed_streams
+
+PLAYERS, TRICKS = 4, 9
+P = sm.Params(0, 0, 10)
 
 
 def table(*ids):
@@ -23,40 +25,34 @@ def table(*ids):
     return t
 
 
-def played_round(seed, unit, bots):
-    """A round of built-in bots: (first_hand, trump_card, the dealt hands, the history, the predictions)."""
-    rng, hands, history, predictions, points, _, state, checks = new_scratch()
-    first_hand, trump_card = (int(x) for x in start_round(np.uint64(seed), unit, 0, -1, rng, hands))
-    dealt = hands.copy()
-    predictions[:] = [17, 40, 0, 90]
-    start_state(state, first_hand)
-    play_cards(bots, trump_card // 9, rng, hands, history, predictions, points, state, -1, checks)
-    return first_hand, trump_card, dealt, history, predictions
+def predicted(s, preds, p=P):
+    """``s`` with the predictions ``preds[seat]`` made in turn (A7)."""
+    while sm.decision(s) == sm.PREDICT:
+        assert sm.apply(s, p, int(preds[sm.to_move(s)]))
+    return s
 
 
-def replay_to(first_hand, trump_card, dealt, history, cards):
-    """Hands, points and state after the first ``cards`` cards of ``history``."""
-    hands, points, state = dealt.copy(), np.zeros(PLAYERS, np.int64), np.zeros(8, np.int64)
-    hist = np.zeros_like(history)
-    start_state(state, first_hand)
+def played_round(seed, unit, bots, preds=(17, 40, 0, 90)):
+    """A round of built-in bots: (the state after the predictions, the finished state)."""
+    s = predicted(GAME.deal(GAME.make_rules(), seed, unit, 0, -1, False), preds)
+    start = sm.copy_state(s)
+    run(s, P, bots)
+    return start, s
+
+
+def replay_to(start, finished, cards):
+    """The state after the first ``cards`` cards of ``finished``'s round, replayed from ``start`` (each legal)."""
+    s = sm.copy_state(start)
     for k in range(cards):
-        apply_card(int(history[k // 4, 2 + k % 4]), trump_card // 9, hands, hist, points, state)
-    return hands, points, state, hist
+        assert sm.apply(s, P, int(finished.history[k // 4, 2 + k % 4]))
+    return s
 
 
-def replays_legally(first_hand, trump_card, whole, history, cards):
-    """True if the first ``cards`` cards of ``history`` are legal (A8) from the dealt hands ``whole``."""
-    hands, points, state = whole.copy(), np.zeros(PLAYERS, np.int64), np.zeros(8, np.int64)
-    hist = np.zeros_like(history)
-    start_state(state, first_hand)
-    trump = trump_card // 9
-    for k in range(cards):
-        card = int(history[k // 4, 2 + k % 4])
-        seat = (state[2] + state[1]) % PLAYERS
-        if not legal_mask(hands[seat], state[3], trump, state[5]) & bit(card):
-            return False
-        apply_card(card, trump, hands, hist, points, state)
-    return True
+def replays_legally(start, whole, finished, cards):
+    """True if the first ``cards`` cards of ``finished`` are legal (A8) from the dealt hands ``whole``."""
+    s = sm.copy_state(start)
+    s.hands[:] = whole
+    return all(sm.apply(s, P, int(finished.history[k // 4, 2 + k % 4])) for k in range(cards))
 
 
 def test_infoset_holds_the_true_deal_and_every_sample_replays_the_history():
@@ -66,21 +62,21 @@ def test_infoset_holds_the_true_deal_and_every_sample_replays_the_history():
     rng = np.empty((PLAYERS + 1, 4), np.uint64)
     voids = 0
     for unit in range(6):
-        first_hand, trump_card, dealt, history, _ = played_round(5, unit, table(RANDOM, RANDOM, HEURISTIC, RANDOM))
-        dealer = (first_hand - 1) % PLAYERS
+        start, finished = played_round(5, unit, table(RANDOM, RANDOM, HEURISTIC, RANDOM))
+        dealer, trump_card, dealt = (start.slots[sm.FIRST_HAND] - 1) % PLAYERS, start.slots[sm.TRUMP_CARD], start.dealt
         for cards in range(0, 36, 4):
-            hands, _, state, hist = replay_to(first_hand, trump_card, dealt, history, cards)
+            s = replay_to(start, finished, cards)
+            hands = s.hands
             for seat in range(PLAYERS):
                 played = np.zeros(PLAYERS, np.uint64)
-                unseen, counts, forbidden, known = strong.infoset(seat, hands[seat], hist, state, first_hand,
-                                                                  trump_card, played)  # fmt: skip
-                others = [s for s in range(PLAYERS) if s != seat]
+                unseen, counts, forbidden, known = strong.infoset(seat, sm.observe(s, P, seat), played)
+                others = [o for o in range(PLAYERS) if o != seat]
                 assert int(unseen) == int(np.bitwise_or.reduce(hands[others]))
-                assert all(counts[s] == popcount(hands[s]) for s in others) and counts[seat] == 0
-                assert all(hands[s] & forbidden[s] == 0 and known[s] & ~hands[s] == 0 for s in others)
+                assert all(counts[o] == popcount(hands[o]) for o in others) and counts[seat] == 0
+                assert all(hands[o] & forbidden[o] == 0 and known[o] & ~hands[o] == 0 for o in others)
                 assert np.array_equal(played | hands, dealt)
                 assert known[dealer] == (bit(trump_card) if seat != dealer and hands[dealer] & bit(trump_card) else 0)
-                voids += sum(popcount(forbidden[s]) > 0 for s in others)
+                voids += sum(popcount(forbidden[o]) > 0 for o in others)
                 seed_streams(rng, np.uint64(cards), unit, seat)
                 deals = np.zeros((2, PLAYERS), np.uint64)
                 assert sample_deals(rng, 1, unseen, counts, forbidden, known, deals)
@@ -88,28 +84,36 @@ def test_infoset_holds_the_true_deal_and_every_sample_replays_the_history():
                     deal[seat] = hands[seat]
                     whole = deal | played
                     assert whole[dealer] & bit(trump_card)
-                    assert replays_legally(first_hand, trump_card, whole, history, cards)
+                    assert replays_legally(start, whole, finished, cards)
     assert voids > 50  # the rounds did reveal voids
 
 
 def test_sweep_predictions_equals_one_play_per_prediction():
     """The sweep's shortcut is exact: out[p] is the points of a separate play with prediction p, for all 158."""
-    rng, hands, history, predictions, points, _, state, checks = new_scratch()
     bots = table(HEURISTIC, RANDOM, HEURISTIC, HEURISTIC)
     out = np.empty(158, np.int64)
     for unit in range(4):
-        first_hand, trump_card = start_round(np.uint64(3), unit, 0, -1, rng, hands)
-        rng0, hands0 = rng.copy(), hands.copy()
-        predictions[:] = [0, 30, 50, 70]
-        points[:] = 0
-        start_state(state, first_hand)
-        sweep_predictions(bots, 0, trump_card // 9, rng, hands, history, predictions, points, state, out)
+        s = predicted(GAME.deal(GAME.make_rules(), 3, unit, 0, -1, False), [0, 30, 50, 70])
+        start = sm.copy_state(s)
+        sweep_predictions(s, bots, 0, out)
         for p in range(158):
-            rng[:], hands[:], points[:] = rng0, hands0, 0
-            predictions[0] = p
-            start_state(state, first_hand)
-            play_cards(bots, trump_card // 9, rng, hands, history, predictions, points, state, -1, checks)
-            assert out[p] == points[0], p
+            s = sm.copy_state(start)
+            s.predictions[0] = p
+            run(s, P, bots)
+            assert out[p] == s.points[0], p
+
+
+def prediction_view(hand, seat, trump_card):
+    """The view of ``seat`` (First Hand 0, secret predictions) at its prediction, holding ``hand``."""
+    rng = np.empty((PLAYERS + 1, 4), np.uint64)
+    seed_streams(rng, np.uint64(1), 0, 0)
+    hands = np.zeros(PLAYERS, np.uint64)
+    advise.deal_completion(rng, hand, seat, trump_card, hands)
+    s = sm.new_state(PLAYERS)
+    sm.start(s, P, PLAYERS - 1, hands, trump_card)
+    while sm.to_move(s) != seat:
+        assert sm.apply(s, P, 50)
+    return sm.observe(s, P, seat)
 
 
 def test_mc_prediction_matches_the_advice_optimum():
@@ -121,14 +125,29 @@ def test_mc_prediction_matches_the_advice_optimum():
     cases = [("S6 S7 S8 H6 H7 H8 D6 D7 D8", 1), ("SA SK HA HK DA C9 CJ CA C6", 0)]
     for hand, seat in cases:
         mask = np.uint64(advise.JASS36.mask(hand))
-        p, means = strong.mc_prediction(rng, seat, mask, 0, trump_card, np.zeros(4, np.int64), 0, 0, 800)
+        p, means = strong.mc_prediction(rng, 1 + seat, seat, prediction_view(mask, seat, trump_card), P, 800)
         options, _ = advise._evaluate(0, 0, int(mask), seat, trump_card, table(*[HEURISTIC] * 4), 0, 800)
         expected = options["mean"].to_numpy()
         assert expected[p] <= expected.min() + 1.5  # the same optimum, up to sampling noise
         assert abs(means[p] - expected[p]) < 2.0
-    low, _ = strong.mc_prediction(rng, 1, np.uint64(advise.JASS36.mask(cases[0][0])), 0, trump_card,
-                                  np.zeros(4, np.int64), 0, 0, 300)  # fmt: skip
+    view = prediction_view(np.uint64(advise.JASS36.mask(cases[0][0])), 1, trump_card)
+    low, _ = strong.mc_prediction(rng, 2, 1, view, P, 300)
     assert low <= 12
+
+
+def redealt(s, seat, rng, k):
+    """``s`` with the other seats' hidden cards dealt anew consistently with ``seat``'s view, and their secret
+    predictions moved by ``10 * k`` (the same random streams)."""
+    played = np.zeros(PLAYERS, np.uint64)
+    infoset = strong.infoset(seat, sm.observe(s, P, seat), played)
+    other = np.zeros((1, PLAYERS), np.uint64)
+    assert sample_deals(rng, 0, *infoset, other)
+    t = sm.copy_state(s)
+    for o in range(PLAYERS):
+        if o != seat:
+            t.hands[o], t.dealt[o] = other[0, o], other[0, o] | played[o]
+            t.predictions[o] += 10 * k
+    return t
 
 
 @pytest.mark.parametrize("spec", ["mc:samples=8:bid_samples=8", "ismcts:iterations=40:bid_samples=8"])
@@ -138,27 +157,18 @@ def test_strong_bots_are_honest(spec):
     row = GAME.lineup(spec).table[0]
     rng = np.empty((PLAYERS + 1, 4), np.uint64)
     for unit in range(3):
-        first_hand, trump_card, dealt, history, predictions = played_round(8, unit, table(*[HEURISTIC] * 4))
+        start, finished = played_round(8, unit, table(*[HEURISTIC] * 4))
         for cards in (5, 14, 22):
-            hands, points, state, hist = replay_to(first_hand, trump_card, dealt, history, cards)
-            seat = (state[2] + state[1]) % PLAYERS
-            legal = legal_mask(hands[seat], state[3], trump_card // 9, state[5])
-            played = np.zeros(PLAYERS, np.uint64)
-            infoset = strong.infoset(seat, hands[seat], hist, state, first_hand, trump_card, played)
+            s = replay_to(start, finished, cards)
+            seat = sm.to_move(s)
             seed_streams(rng, np.uint64(99), unit, cards)
-            other = np.zeros((1, PLAYERS), np.uint64)
-            assert sample_deals(rng, 0, *infoset, other)
-            decisions = set()
-            for k, deal in enumerate((hands, other[0] | np.where(np.arange(4) == seat, hands, 0))):
-                seed_streams(rng, np.uint64(7), unit, cards)
-                preds = predictions.copy()
-                preds[np.arange(4) != seat] += 10 * k  # others' secret predictions
-                h = deal.copy()
-                decisions.add(strong.play(row, rng, seat, h[seat], legal, hist, state, first_hand, trump_card, preds,
-                                          0, points, 0))  # fmt: skip
-                seed_streams(rng, np.uint64(7), unit, cards)
-                decisions.add(1000 + strong.predict(row, rng, seat, dealt[seat], first_hand, trump_card, preds, 0, 0))
-            assert len(decisions) == 2
+            decisions = {strong.act(row, x, P, seat) for x in (s, redealt(s, seat, rng, 1))}
+            assert len(decisions) == 1
+            bidding = GAME.deal(GAME.make_rules(), 8, unit, 0, -1, False)
+            while sm.to_move(bidding) != seat:
+                assert sm.apply(bidding, P, 33)
+            predictions = {strong.act(row, x, P, seat) for x in (bidding, redealt(bidding, seat, rng, 1))}
+            assert len(predictions) == 1
 
 
 def test_mc_beats_the_heuristic_on_a_few_hundred_rounds():
@@ -206,14 +216,8 @@ def test_decision_times_cover_every_decision():
 def test_heuristic_rollouts_see_the_trick_in_progress():
     """A card decision in the middle of a trick: mc never picks an illegal card and follows A8 over many states."""
     row = GAME.lineup("mc:samples=4").table[0]
-    rng = np.empty((PLAYERS + 1, 4), np.uint64)
     for unit in range(6):
-        first_hand, trump_card, dealt, history, predictions = played_round(2, unit, table(*[RANDOM] * 4))
+        start, finished = played_round(2, unit, table(*[RANDOM] * 4))
         for cards in range(1, TRICKS * PLAYERS, 5):
-            hands, points, state, hist = replay_to(first_hand, trump_card, dealt, history, cards)
-            seat = (state[2] + state[1]) % PLAYERS
-            legal = legal_mask(hands[seat], state[3], SUIT_OF[trump_card], state[5])
-            seed_streams(rng, np.uint64(1), unit, cards)
-            card = strong.play(row, rng, seat, hands[seat], legal, hist, state, first_hand, trump_card, predictions,
-                               0, points, 0)  # fmt: skip
-            assert legal & bit(card)
+            s = replay_to(start, finished, cards)
+            assert sm.legal_cards(s, P) & bit(strong.act(row, s, P, sm.to_move(s)))

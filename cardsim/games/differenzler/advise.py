@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from numba import njit, prange
 
-from bots.differenzler import STRONG, heuristic_prediction, predict, start_state, sweep_predictions
+from bots.differenzler import STRONG, act, heuristic_prediction, sweep_predictions
 from cardsim.advise import (
     Advice,
     best_option,
@@ -36,17 +36,16 @@ from cardsim.analysis import Z95
 from cardsim.cards import JASS36, bit
 from cardsim.deal import draw_cards
 from cardsim.errors import CardsimError
-from cardsim.games.differenzler.play import new_scratch, start_round
 from cardsim.games.differenzler.rules import (
     ACE,
     MAX_PREDICTION,
     PLAYERS,
     POINTS,
     SUIT_MASK,
-    SUIT_OF,
     TRICKS,
     penalty,
 )
+from cardsim.games.differenzler.state import FIRST_HAND, TRUMP_CARD, Params, apply, deal, new_state, start, to_move
 from cardsim.options import rules_text
 from cardsim.rng import DEAL_STREAM, check_seed, seed_streams
 
@@ -73,6 +72,27 @@ def deal_completion(rng: np.ndarray, hand: np.uint64, seat: int, trump_card: int
             deck ^= hands[s]
 
 
+@njit(cache=True)
+def _complete_block(seed: np.uint64, key: int, hand: np.uint64, seat: int, trump_card: int, bots: np.ndarray,
+                    exact_bonus: int, points: np.ndarray, penalties: np.ndarray, block: int) -> None:  # fmt: skip
+    """Samples ``block * BLOCK ..`` of ``completions`` (a function of its own: numba's parfor passes would drop
+    writes into the State's arrays as dead code)."""
+    rules = Params(exact_bonus, 0, 0)
+    s = new_state(PLAYERS)
+    hands = np.empty(PLAYERS, np.uint64)
+    out = np.empty(OPTIONS, np.int64)
+    for sample in range(block * BLOCK, min(points.shape[0], (block + 1) * BLOCK)):
+        seed_streams(s.rng, seed, sample, key)
+        deal_completion(s.rng, hand, seat, trump_card, hands)
+        start(s, rules, DEALER, hands, trump_card)  # First Hand is seat 0
+        for _ in range(PLAYERS):  # A7 in turn; the seat's own prediction is swept below
+            mover = to_move(s)
+            apply(s, rules, 0 if mover == seat else act(int(bots[mover, 0]), s, rules, mover))
+        sweep_predictions(s, bots, seat, out)
+        for p in range(OPTIONS):
+            points[sample, p], penalties[sample, p] = out[p], penalty(p, out[p], exact_bonus)
+
+
 @njit(parallel=True, cache=True)
 def completions(
     seed: np.uint64, key: int, hand: np.uint64, seat: int, trump_card: int, bots: np.ndarray, exact_bonus: int,
@@ -80,22 +100,8 @@ def completions(
 ) -> None:  # fmt: skip
     """points/penalties[sample, p] of ``seat`` when it predicts p, one deal per sample played for every p
     (``sweep_predictions``: a few plays give all 158)."""
-    samples = points.shape[0]
-    trump = SUIT_OF[trump_card]
-    for block in prange((samples + BLOCK - 1) // BLOCK):
-        rng, hands, history, predictions, pts, _, state, _ = new_scratch()
-        out = np.empty(OPTIONS, np.int64)
-        for sample in range(block * BLOCK, min(samples, (block + 1) * BLOCK)):
-            seed_streams(rng, seed, sample, key)
-            deal_completion(rng, hand, seat, trump_card, hands)
-            for s in range(PLAYERS):
-                if s != seat:
-                    predictions[s] = predict(int(bots[s, 0]), rng, 1 + s, hands[s], trump)
-            pts[:] = 0
-            start_state(state, 0)
-            sweep_predictions(bots, seat, trump, rng, hands, history, predictions, pts, state, out)
-            for p in range(OPTIONS):
-                points[sample, p], penalties[sample, p] = out[p], penalty(p, out[p], exact_bonus)
+    for block in prange((points.shape[0] + BLOCK - 1) // BLOCK):
+        _complete_block(seed, key, hand, seat, trump_card, bots, exact_bonus, points, penalties, block)
 
 
 def hand_features(hand: int, trump: int) -> dict[str, int]:
@@ -211,12 +217,13 @@ def bid_table(
     """
     rule_set, _, ids = _setup(players, bots, rules)
     hands, samples, seed = check_count(hands, "hands"), check_count(samples, "samples"), check_seed(seed)
-    rng, dealt = new_scratch()[:2]
+    s, p = new_state(PLAYERS), Params(rule_set.exact_bonus, 0, 0)
     rows = []
     for h in range(hands):
-        first_hand, trump_card = (int(x) for x in start_round(np.uint64(seed), h, 0, -1, rng, dealt))
+        deal(s, p, np.uint64(seed), h, 0, -1)
+        first_hand, trump_card = int(s.slots[FIRST_HAND]), int(s.slots[TRUMP_CARD])
         seat = h % PLAYERS
-        hand = int(dealt[(first_hand + seat) % PLAYERS])
+        hand = int(s.dealt[(first_hand + seat) % PLAYERS])
         options, points = _evaluate(seed, 1 + h, hand, seat, trump_card, ids, rule_set.exact_bonus, samples)
         best = best_option(options, lower_is_better=True)
         features = hand_features(hand, trump_card // 9)

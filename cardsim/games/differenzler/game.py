@@ -2,17 +2,35 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import asdict
+from typing import Any
 
 import numpy as np
 
 from bots.differenzler_strong import BOT_DOCS, BOT_IDS, BOT_SETTINGS
 from cardsim.cards import JASS36
+from cardsim.decisions import CARD, DECISIONS, PREDICT
+from cardsim.errors import CardsimError
 from cardsim.games import Game, replay_title
-from cardsim.games.differenzler.play import play_round_py, simulate_games
-from cardsim.games.differenzler.rules import PLAYERS, ROUNDS_PER_GAME, DifferenzlerRules, game_over, penalties_of
-from cardsim.lineup import Lineup
+from cardsim.games.differenzler import state as sm
+from cardsim.games.differenzler.play import Observation, Out, Trick, bot_act, run_bots, simulate_games
+from cardsim.games.differenzler.rules import (
+    MAX_PREDICTION,
+    PLAYERS,
+    ROUNDS_PER_GAME,
+    TRICKS,
+    DifferenzlerRules,
+    game_over,
+    penalties_of,
+    penalty,
+    trick_points,
+)
+from cardsim.games.differenzler.state import FIRST_HAND, LEADER, POS, PREDICTED, TRICK, TRUMP_CARD, State, params
+from cardsim.lineup import Lineup, strong_table
+from cardsim.protocol import card_index
 from cardsim.results import Batch
+from cardsim.rng import seed_streams
 
 SUIT_NAMES = list("SHDC")
 
@@ -41,17 +59,16 @@ class Differenzler(Game):
         trump_cards = np.zeros((count, rounds), np.int8)
         predictions, points, penalties = (np.zeros((count, rounds, PLAYERS), np.int16) for _ in range(3))
         if lineup.compiled and engine != "python":
-            tiebreaks = rules.max_tiebreak_rounds if games else -1  # -1: single rounds
-            simulate_games(np.uint64(seed), start, lineup.table, lineup.strong_table, rules.exact_bonus,
-                           rules.predictions == "open", tiebreaks, played, first_hands, trump_cards, predictions,
-                           points, penalties)  # fmt: skip
+            out = Out(played, first_hands, trump_cards, predictions, points, penalties)
+            simulate_games(np.uint64(seed), start, params(rules), games, lineup.table, lineup.strong_table, out)
         else:
             for u in range(count):
-                records = self.play_unit_py(rules, lineup, seed, start + u, games)
-                played[u] = len(records)
-                for r, rec in enumerate(records):
-                    first_hands[u, r], trump_cards[u, r] = rec.first_hand, rec.trump_card
-                    predictions[u, r], points[u, r], penalties[u, r] = rec.predictions, rec.points, rec.penalties
+                states = self.play_unit_py(rules, lineup, seed, start + u, games)
+                played[u] = len(states)
+                for r, s in enumerate(states):
+                    first_hands[u, r], trump_cards[u, r] = s.slots[FIRST_HAND], s.slots[TRUMP_CARD]
+                    predictions[u, r], points[u, r] = s.predictions, s.points
+                    penalties[u, r] = self.scores(rules, s)
         per_round = {"first_hand": first_hands, "trump_card": trump_cards, "trump": trump_cards // 9}
         per_seat = {"prediction": predictions, "points": points, "penalty": penalties}
         return Batch(start, played, per_round, per_seat, games, self.score, not self.lower_is_better)
@@ -65,37 +82,145 @@ class Differenzler(Game):
     def rates(self, batch: Batch) -> dict[str, np.ndarray]:
         return {"exact_rate": batch.played_values("prediction") == batch.played_values("points")}
 
-    def play_unit_py(
-        self, rules: DifferenzlerRules, lineup: Lineup, seed: int, unit: int, games: bool, upto: int | None = None
-    ) -> list:
-        """Round records of one single round, or of one whole game (A11), through the Python driver."""
-        records = []
-        totals = np.zeros(PLAYERS, np.int64)
-        while not records or (games and not game_over(totals, len(records), rules.max_tiebreak_rounds)):
-            r = len(records)
-            first_hand = -1 if r == 0 else (records[0].first_hand + r) % PLAYERS
-            rec = play_round_py(seed, unit, r, games, first_hand, list(lineup.bots), lineup.table, list(lineup.names),
-                                rules.exact_bonus, rules.predictions == "open")  # fmt: skip
-            records.append(rec)
-            totals += rec.penalties
-            if r == upto:
-                break
-        return records
+    # --- the state machine's hooks (cardsim/games/differenzler/state.py) ------------------------------------
+
+    state_type = State
+
+    def deal(self, rules: DifferenzlerRules, seed: int, unit: int, sub: int, dealer: int, in_game: bool) -> State:
+        """Round ``sub`` of unit ``unit`` dealt as the batch kernel deals it; ``dealer`` is First Hand (< 0: drawn)."""
+        s = sm.new_state(PLAYERS)
+        sm.deal(s, params(rules), np.uint64(seed), unit, sub, dealer)
+        return s
+
+    def start(self, rules: DifferenzlerRules, hands: list, dealer: int, **shown: Any) -> State:
+        """The round dealt ``hands`` (card masks or card strings, 9 cards each) by ``dealer``, who shows
+        ``trump_card`` (one of its cards); First Hand is the seat after the dealer. The built-in bots' streams are
+        those of seed 0, round 0."""
+        unknown = set(shown) - {"trump_card"}
+        if unknown or "trump_card" not in shown:
+            raise CardsimError(f"differenzler starts from hands and the dealer's trump_card, not {sorted(shown)}")
+        if len(hands) != PLAYERS:
+            raise CardsimError(f"differenzler deals {PLAYERS} hands, not {len(hands)}")
+        masks = [int(h) if isinstance(h, (int, np.integer)) else JASS36.mask(h) for h in hands]
+        for seat, m in enumerate(masks):
+            if bin(m).count("1") != TRICKS:
+                raise CardsimError(f"seat {seat} holds {bin(m).count('1')} cards; each hand has {TRICKS}")
+        if sum(masks) != (1 << 36) - 1 or len(set(masks)) != PLAYERS:
+            raise CardsimError("the hands must share out the 36 cards, each card once")
+        dealer = int(dealer)
+        if not 0 <= dealer < PLAYERS:
+            raise CardsimError(f"dealer must be a seat 0..{PLAYERS - 1}, not {dealer}")
+        card = shown["trump_card"]
+        card = JASS36.parse(card) if isinstance(card, str) else int(card)
+        if not masks[dealer] >> card & 1:
+            raise CardsimError(f"the trump card {JASS36.name_of(card)} must be in the dealer's (seat {dealer}) hand")
+        s = sm.new_state(PLAYERS)
+        seed_streams(s.rng, np.uint64(0), 0, 0)
+        sm.start(s, params(rules), dealer, np.array(masks, np.uint64), card)
+        return s
+
+    def to_move(self, rules: DifferenzlerRules, state: State) -> int:
+        return int(sm.to_move(state))
+
+    def decision(self, rules: DifferenzlerRules, state: State) -> str:
+        code = int(sm.decision(state))
+        return DECISIONS[code] if code >= 0 else "done"
+
+    def decision_label(self, rules: DifferenzlerRules, state: State) -> str:
+        if sm.decision(state) == PREDICT:
+            return "prediction"
+        return f"trick {int(state.slots[TRICK]) + 1}, card {int(state.slots[POS]) + 1}"
+
+    def legal(self, rules: DifferenzlerRules, state: State) -> list:
+        code = sm.decision(state)
+        if code == PREDICT:
+            return list(range(MAX_PREDICTION + 1))
+        if code == CARD:
+            return JASS36.names(int(sm.legal_cards(state, params(rules)))).split()
+        return []
+
+    def apply(self, rules: DifferenzlerRules, state: State, action: Any) -> None:
+        code = sm.decision(state)
+        if code == PREDICT:
+            if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action <= 157:
+                raise CardsimError(f"predicted {action!r}; allowed: an integer from 0 to {MAX_PREDICTION}")
+            value = int(action)
+        elif code == CARD:
+            legal = int(sm.legal_cards(state, params(rules)))
+            value = card_index(action, JASS36)
+            if value < 0 or not legal >> value & 1:
+                shown = JASS36.name_of(value) if value >= 0 else repr(action)
+                raise CardsimError(f"played {shown}, which is not legal; legal: {JASS36.names(legal)}")
+        else:
+            raise CardsimError(f"the round is over: no action is legal, not {action!r}")
+        if not sm.apply(state, params(rules), value):  # the state machine's own check (RULES D2)
+            raise CardsimError(f"{action!r} is not legal here")
+
+    def observation(self, rules: DifferenzlerRules, state: State, seat: int, rng: random.Random) -> Observation:
+        first_hand = int(state.slots[FIRST_HAND])
+        visible = np.empty(PLAYERS, np.int64)
+        sm.visible_predictions(state, params(rules), seat, visible)
+        tricks = self._tricks(state)
+        t, pos = int(state.slots[TRICK]), int(state.slots[POS])
+        trick = [JASS36.name_of(int(state.history[t, 2 + i])) for i in range(pos)] if t < TRICKS else []
+        legal = int(sm.legal_cards(state, params(rules))) if sm.to_move(state) == seat else 0
+        trump_card = int(state.slots[TRUMP_CARD])
+        return Observation(
+            seat, first_hand, (first_hand + PLAYERS - 1) % PLAYERS, SUIT_NAMES[trump_card // 9],
+            JASS36.name_of(trump_card), JASS36.names(int(state.hands[seat])).split(), JASS36.names(legal).split(),
+            [int(v) if v >= 0 else None for v in visible], trick, int(state.slots[LEADER]), tricks,
+            [int(x) for x in state.points], rng,
+        )  # fmt: skip
+
+    def bot_action(self, rules: DifferenzlerRules, state: State, row: np.ndarray) -> Any:
+        code = int(bot_act(np.asarray(row, np.float64), sm.copy_state(state), params(rules)))
+        return code if sm.decision(state) == PREDICT else JASS36.name_of(code)
+
+    def run_bots(self, rules: DifferenzlerRules, state: State, table: np.ndarray) -> int:
+        return int(run_bots(state, params(rules), table, strong_table(table)))
+
+    def scores(self, rules: DifferenzlerRules, state: State) -> list[int]:
+        bonus = rules.exact_bonus
+        return [int(penalty(int(state.predictions[s]), int(state.points[s]), bonus)) for s in range(PLAYERS)]
+
+    def dealer_of(self, rules: DifferenzlerRules, state: State) -> int:
+        """First Hand: the next round's First Hand is the next seat (A6, A11)."""
+        return int(state.slots[FIRST_HAND])
+
+    def game_over(self, rules: DifferenzlerRules, totals: np.ndarray, rounds: int) -> bool:
+        return bool(game_over(np.asarray(totals, np.int64), rounds, rules.max_tiebreak_rounds))  # A11
+
+    @staticmethod
+    def _tricks(state: State) -> list[Trick]:
+        """The finished tricks of the round."""
+        trump = int(state.slots[TRUMP_CARD]) // 9
+        tricks = []
+        for t in range(min(int(state.slots[TRICK]), TRICKS)):
+            cards = state.history[t, 2:].copy()
+            won = int(trick_points(cards, trump, t == TRICKS - 1))
+            tricks.append(Trick(int(state.history[t, 0]), tuple(JASS36.name_of(int(c)) for c in cards),
+                                int(state.history[t, 1]), won))  # fmt: skip
+        return tricks
+
+    def record(self, rules: DifferenzlerRules, state: State) -> dict:
+        first_hand, trump_card = int(state.slots[FIRST_HAND]), int(state.slots[TRUMP_CARD])
+        made = int(state.slots[PREDICTED])
+        return {
+            "first_hand": first_hand,
+            "dealer": (first_hand + PLAYERS - 1) % PLAYERS,
+            "trump_card": JASS36.name_of(trump_card),
+            "trump": SUIT_NAMES[trump_card // 9],
+            "hands": [JASS36.names(int(h)).split() for h in state.dealt],
+            "predictions": [int(state.predictions[s]) if (s - first_hand) % PLAYERS < made else None
+                            for s in range(PLAYERS)],
+            "tricks": [{**asdict(t), "cards": list(t.cards)} for t in self._tricks(state)],
+            "points": [int(x) for x in state.points],
+            "penalties": self.scores(rules, state),
+        }  # fmt: skip
 
     def replay(self, rules: DifferenzlerRules, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:
-        rec = self.replay_round(rules, lineup, seed, round, game_no)
-        return self.replay_record(
-            rules, lineup, seed, round, game_no,
-            first_hand=rec.first_hand,
-            dealer=rec.dealer,
-            trump_card=JASS36.name_of(rec.trump_card),
-            trump=SUIT_NAMES[rec.trump_card // 9],
-            hands=[JASS36.names(h).split() for h in rec.hands],
-            predictions=rec.predictions,
-            tricks=[{**asdict(t), "cards": list(t.cards)} for t in rec.tricks],
-            points=rec.points,
-            penalties=rec.penalties,
-        )  # fmt: skip
+        state = self.replay_round(rules, lineup, seed, round, game_no)
+        return self.replay_record(rules, lineup, seed, round, game_no, **self.record(rules, state))
 
     def format_replay(self, record: dict) -> str:
         lines = [
