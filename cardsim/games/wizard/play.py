@@ -14,24 +14,27 @@ from numba import njit, prange
 
 import bots.wizard as builtin
 import bots.wizard_strong as strong
-from cardsim.decisions import CARD
-from cardsim.games.wizard.rules import legal_mask
+from cardsim.decisions import BID, CARD
+from cardsim.games.wizard.rules import legal_mask, refused_bid, score
 from cardsim.games.wizard.state import (
+    BID_TOTAL,
     BIDDING,
     CARDS,
     DEALER,
     MOVER,
+    N_BIDS,
     PHASE,
     TRUMP_SUIT,
     TURNED,
     Params,
     State,
-    deal,
+    deal_arrays,
     load_trick,
+    make_bid,
     new_state,
     play_card,
-    scores,
     step,
+    store_bids,
     store_trick,
 )
 
@@ -49,14 +52,19 @@ def bot_act(s: State, p: Params, row: np.ndarray, seat: int) -> int:
     return builtin.act(int(row[0]), s, p, seat)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -> int:
     """Let the built-in bots of ``bots`` (float64[players, 5], row[0] the bot id, -1 a Python bot) play on; returns
     the seat of a -1 whose turn it is, or -1 when the round is over. ``strong_bots`` is None (numba then compiles
     no strong bot) or the bot table (``Lineup.strong_table``). A built-in bot's illegal action is refused too
     (RULES.md D2): it raises. The loop runs on the State's arrays, unpacked once (see ``state.step``)."""
-    slots, hands, bids, won, log, rng, pm1 = s.slots, s.hands, s.bids, s.won, s.log, s.rng, p.plus_minus_one
-    players = hands.shape[0]
+    return run_arrays(s.slots, s.hands, s.dealt, s.bids, s.won, s.log, s.rng, s.bot_rng, p, bots, strong_bots)
+
+
+@njit(cache=True, inline="always")
+def run_arrays(slots, hands, dealt, bids, won, log, rng, bot_rng, p, bots, strong_bots) -> int:
+    """``run`` on the State's arrays (the batch kernel unpacks the State once: see ``state.step``)."""
+    pm1, players = p.plus_minus_one, hands.shape[0]
     while True:
         seat = slots[MOVER]
         if seat < 0:
@@ -65,6 +73,20 @@ def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -
         if bot < 0:
             return seat
         strong_seat = strong_bots is not None and strong_bots[seat, 0] >= builtin.MC
+        if slots[PHASE] == BID and not strong_seat:  # the fast path: bids in registers (state.make_bid)
+            n_bids, total = slots[N_BIDS], slots[BID_TOTAL]
+            trump, cards = slots[TRUMP_SUIT], slots[CARDS]
+            while n_bids < players:
+                bot = bots[seat, 0]
+                if bot < 0 or (strong_bots is not None and strong_bots[seat, 0] >= builtin.MC):
+                    break
+                no = refused_bid(total, cards, n_bids == players - 1, pm1)
+                b = builtin.bid(int(bot), rng, 1 + seat, hands[seat], trump, players, cards, no)
+                ok, seat, n_bids, total = make_bid(bids, cards, pm1, seat, n_bids, total, b)
+                if not ok:
+                    raise ValueError("a built-in wizard bot chose an illegal bid")
+            store_bids(slots, players, seat, n_bids, total)
+            continue
         if slots[PHASE] == CARD and not strong_seat:  # the fast path: the card phase in registers (state.play_card)
             seat, pos, led, decided, top_key, winner, n_played, trick = load_trick(slots)
             trump, cards = slots[TRUMP_SUIT], slots[CARDS]
@@ -83,7 +105,7 @@ def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -
             store_trick(slots, players, seat, pos, led, decided, top_key, winner, n_played, trick)
             continue
         if strong_seat:
-            action = strong.act(strong_bots[seat], s, p, seat)
+            action = strong.act(strong_bots[seat], State(slots, hands, dealt, bids, won, log, rng, bot_rng), p, seat)
         else:
             action = builtin.decide(int(bot), slots, hands, bids, won, rng, pm1, seat)
         if not step(slots, hands, bids, won, log, pm1, action):
@@ -106,20 +128,27 @@ def simulate_games(seed: np.uint64, start: int, p: Params, bots: np.ndarray, str
                    out: Out) -> None:  # fmt: skip
     """Units ``start ..`` in parallel, each a game of ``len(p.schedule)`` rounds (round r deals p.schedule[r]
     cards; stream (seed, unit, r)). A single round is a one-round schedule. ``strong_bots``: see ``run``."""
-    dealers, turned, trumps, bids, tricks, won_pts = out  # (numba loses writes to tuple fields inside prange)
+    for block in prange((out.dealers.shape[0] + BLOCK - 1) // BLOCK):
+        _play_block(seed, start, p, bots, strong_bots, out, block)  # (numba loses tuple-field writes in a prange body)
+
+
+@njit(cache=True)
+def _play_block(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, out: Out,
+                block: int) -> None:  # fmt: skip
+    """The units of one work item of ``simulate_games``, on one State unpacked once (see ``state.step``)."""
+    dealers, turned, trumps, bids, tricks, points = out
     count, players = dealers.shape[0], bots.shape[0]
-    for block in prange((count + BLOCK - 1) // BLOCK):
-        s = new_state(players)
-        points = np.empty(players, np.int64)
-        for u in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
-            for r in range(p.schedule.shape[0]):
-                dealer = -1 if r == 0 else (dealers[u, 0] + r) % players  # B2: the deal rotates (once a round)
-                deal(s, p, seed, start + u, r, dealer)
-                run(s, p, bots, strong_bots)
-                scores(s, points)
-                dealers[u, r], turned[u, r], trumps[u, r] = s.slots[DEALER], s.slots[TURNED], s.slots[TRUMP_SUIT]
-                for seat in range(players):
-                    bids[u, r, seat], tricks[u, r, seat], won_pts[u, r, seat] = s.bids[seat], s.won[seat], points[seat]
+    slots, hands, dealt, bid, won, log, rng, bot_rng = new_state(players)
+    schedule, fixed = p.schedule, p.fixed_trumps
+    for u in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
+        for r in range(schedule.shape[0]):
+            dealer = -1 if r == 0 else (dealers[u, 0] + r) % players  # B2: the deal rotates (once a round)
+            deal_arrays(slots, hands, dealt, bid, won, rng, seed, start + u, r, dealer, schedule[r], fixed[r])
+            run_arrays(slots, hands, dealt, bid, won, log, rng, bot_rng, p, bots, strong_bots)
+            dealers[u, r], turned[u, r], trumps[u, r] = slots[DEALER], slots[TURNED], slots[TRUMP_SUIT]
+            for seat in range(players):
+                bids[u, r, seat], tricks[u, r, seat] = bid[seat], won[seat]
+                points[u, r, seat] = score(bid[seat], won[seat])
 
 
 # --- the bot protocol ---------------------------------------------------------

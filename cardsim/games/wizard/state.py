@@ -136,40 +136,54 @@ def bot_stream(s: State, seat: int) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def _begin(s: State, dealer: int, cards: int, turned: int, fixed_trump: int) -> None:
-    """Start the round dealt in ``s.hands``: trump (B4), then the first decision."""
-    players = s.hands.shape[0]
-    sl = s.slots
+def _begin(slots, hands, dealt, bids, won, dealer: int, cards: int, turned: int, fixed_trump: int) -> None:
+    """Start the round dealt in ``hands``: trump (B4), then the first decision."""
+    players = hands.shape[0]
     for seat in range(players):
-        s.dealt[seat] = s.hands[seat]
-        s.bids[seat] = -1
-        s.won[seat] = 0
+        dealt[seat] = hands[seat]
+        bids[seat] = -1
+        won[seat] = 0
     leader = seat_after(dealer, 1, players)
-    sl[DEALER], sl[CARDS], sl[TURNED] = dealer, cards, turned
-    sl[N_BIDS], sl[BID_TOTAL], sl[N_PLAYED], sl[TRICK] = 0, 0, 0, 0
-    sl[LEADER], sl[POS], sl[LED], sl[DECIDED], sl[TOP_KEY], sl[WINNER] = leader, 0, NO_SUIT, 0, -1, leader
-    sl[PHASE], sl[MOVER], sl[TRUMP_SUIT] = BID, leader, NO_SUIT
+    slots[DEALER], slots[CARDS], slots[TURNED] = dealer, cards, turned
+    slots[N_BIDS], slots[BID_TOTAL], slots[N_PLAYED], slots[TRICK] = 0, 0, 0, 0
+    slots[LEADER], slots[POS], slots[LED], slots[DECIDED], slots[TOP_KEY], slots[WINNER] = (
+        leader,
+        0,
+        NO_SUIT,
+        0,
+        -1,
+        leader,
+    )
+    slots[PHASE], slots[MOVER], slots[TRUMP_SUIT] = BID, leader, NO_SUIT
     if fixed_trump != TURN_A_CARD:
-        sl[TRUMP_SUIT] = fixed_trump
+        slots[TRUMP_SUIT] = fixed_trump
     elif turned >= 0 and is_wizard(turned):  # B4: the dealer names a suit
-        sl[PHASE], sl[MOVER] = TRUMP, dealer
+        slots[PHASE], slots[MOVER] = TRUMP, dealer
     elif turned >= 0:
-        sl[TRUMP_SUIT] = SUIT_OF[turned]  # a Jester has no suit: no trump
+        slots[TRUMP_SUIT] = SUIT_OF[turned]  # a Jester has no suit: no trump
+
+
+@njit(cache=True, inline="always")
+def deal_arrays(slots, hands, dealt, bids, won, rng, seed: np.uint64, unit: int, sub: int, dealer: int, cards: int,
+                fixed_trump: int) -> None:  # fmt: skip
+    """``deal`` on the State's arrays (the batch kernel unpacks the State once: see ``step``)."""
+    players = hands.shape[0]
+    seed_streams(rng, seed, unit, sub, rng.shape[0])
+    slots[SEED], slots[UNIT], slots[SUB], slots[BOT_SEEDED] = np.int64(seed), unit, sub, 0
+    drawn = below(rng, DEAL_STREAM, players)
+    if dealer < 0:
+        dealer = drawn
+    rest = deal_hands(rng, DEAL_STREAM, FULL_DECK, hands, dealer + 1, players, cards)
+    turned = nth_card(rest, below(rng, DEAL_STREAM, popcount(rest))) if rest else -1
+    _begin(slots, hands, dealt, bids, won, dealer, cards, turned, fixed_trump)
 
 
 @njit(cache=True)
 def deal(s: State, p: Params, seed: np.uint64, unit: int, sub: int, dealer: int) -> None:
     """Round ``sub`` of unit ``unit``: seed the streams, choose the dealer (random if < 0; drawn either way), deal
     ``p.schedule[sub]`` cards each (B3), turn up a card (B4), and start."""
-    players = s.hands.shape[0]
-    seed_round(s, seed, unit, sub)
-    cards = p.schedule[sub]
-    drawn = below(s.rng, DEAL_STREAM, players)
-    if dealer < 0:
-        dealer = drawn
-    rest = deal_hands(s.rng, DEAL_STREAM, FULL_DECK, s.hands, dealer + 1, players, cards)
-    turned = nth_card(rest, below(s.rng, DEAL_STREAM, popcount(rest))) if rest else -1
-    _begin(s, dealer, cards, turned, p.fixed_trumps[sub])
+    deal_arrays(s.slots, s.hands, s.dealt, s.bids, s.won, s.rng, seed, unit, sub, dealer, p.schedule[sub],
+                p.fixed_trumps[sub])  # fmt: skip
 
 
 @njit(cache=True)
@@ -179,7 +193,7 @@ def start(s: State, p: Params, dealer: int, hands: np.ndarray, turned: int, fixe
     them with ``seed_round``)."""
     for seat in range(s.hands.shape[0]):
         s.hands[seat] = hands[seat]
-    _begin(s, dealer, popcount(hands[0]), turned, fixed_trump)
+    _begin(s.slots, s.hands, s.dealt, s.bids, s.won, dealer, popcount(hands[0]), turned, fixed_trump)
 
 
 @njit(cache=True, inline="always")
@@ -276,6 +290,29 @@ def play_card(hands: np.ndarray, won: np.ndarray, log: np.ndarray, trump: int, c
 
 
 @njit(cache=True, inline="always")
+def make_bid(bids: np.ndarray, cards: int, plus_minus_one: bool, seat: int, n_bids: int, total: int,
+             bid: int) -> tuple:  # fmt: skip
+    """B5 in registers, the one bid step (``step`` and the fast loop ``play.run``): (legal, next bidder, bids made,
+    their total) after ``seat`` (the ``n_bids``-th bidder from the dealer's left) bids ``bid``; an illegal bid
+    (outside 0..cards, or the one plus_minus_one refuses the dealer) changes nothing."""
+    players = bids.shape[0]
+    if bid < 0 or bid > cards or bid == refused_bid(total, cards, n_bids == players - 1, plus_minus_one):
+        return False, seat, n_bids, total
+    bids[seat] = bid
+    return True, seat + 1 if seat + 1 < players else 0, n_bids + 1, total + bid
+
+
+@njit(cache=True, inline="always")
+def store_bids(slots: np.ndarray, players: int, seat: int, n_bids: int, total: int) -> None:
+    """Write the bidding registers back; after the last bid the dealer's left leads the first trick."""
+    slots[N_BIDS], slots[BID_TOTAL] = n_bids, total
+    if n_bids == players:
+        slots[PHASE], slots[MOVER] = CARD, slots[LEADER]
+    else:
+        slots[MOVER] = seat
+
+
+@njit(cache=True, inline="always")
 def step(slots: np.ndarray, hands: np.ndarray, bids: np.ndarray, won: np.ndarray, log: np.ndarray,
          plus_minus_one: bool, action: int) -> bool:  # fmt: skip
     """``apply`` on the State's arrays: the one code that advances a Wizard round (hot loops call it with arrays
@@ -292,16 +329,11 @@ def step(slots: np.ndarray, hands: np.ndarray, bids: np.ndarray, won: np.ndarray
         store_trick(slots, players, seat, pos, led, decided, top_key, winner, n_played, trick)
         return True
     if d == BID:
-        if action < 0 or action > slots[CARDS] or action == refused_of(slots, players, plus_minus_one):
-            return False
-        bids[seat] = action
-        slots[BID_TOTAL] += action
-        slots[N_BIDS] += 1
-        if slots[N_BIDS] == players:  # B5: all bids are in; the dealer's left leads
-            slots[PHASE], slots[MOVER] = CARD, slots[LEADER]
-        else:
-            slots[MOVER] = seat + 1 if seat + 1 < players else 0
-        return True
+        ok, seat, n_bids, total = make_bid(bids, slots[CARDS], plus_minus_one, seat, slots[N_BIDS], slots[BID_TOTAL],
+                                           action)  # fmt: skip
+        if ok:
+            store_bids(slots, players, seat, n_bids, total)
+        return ok
     if d == TRUMP:
         if action < 0 or action > 3:
             return False
