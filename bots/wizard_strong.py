@@ -13,7 +13,8 @@ no recursion) and keep the choice with the best mean score of the round for the 
   (the same deals for every card: common random numbers); bids it cannot see (secret bidding) as above.
 
 A turned Wizard's trump is named as the heuristic names it (the strongest suit). Randomness comes from the seat's
-own stream, so runs stay reproducible at any thread count.
+own private stream (``state.bot_stream``: one-way from the round key, apart from the deal), so runs stay
+reproducible at any thread count.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from cardsim.games.wizard.state import (
     State,
     apply,
     bid_seen,
+    bot_stream,
     deal,
     decision,
     legal_cards,
@@ -322,7 +324,7 @@ def play(row: np.ndarray, rng: np.ndarray, stream: int, seat: int, hand: np.uint
 def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
     """The one way to ask a strong bot (table row ``row``) for ``seat``'s action, the seat to move. It is handed
     the seat's view only: its hand, the public slots (dealer, cards, turned card, trump), the bids the seat sees
-    (B5; others -1), the tricks taken, the cards played, and its stream."""
+    (B5; others -1), the tricks taken, the cards played, and its private stream ``state.bot_stream(s, seat)``."""
     sl = s.slots
     hand = s.hands[seat]
     if sl[PHASE] == TRUMP:
@@ -332,7 +334,7 @@ def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
     for other in range(players):
         if bid_seen(s, p, seat, other):
             seen[other] = s.bids[other]
-    rng = s.rng[1 + seat : 2 + seat]
+    rng = bot_stream(s, seat)  # its own private stream only (one-way from the round key), never the deal's
     if sl[PHASE] == BID:
         return bid(row, rng, 0, seat, hand, sl[DEALER], players, sl[CARDS], sl[TRUMP_SUIT], sl[TURNED], seen,
                    sl[N_BIDS] if p.bidding == OPEN else 0, p.plus_minus_one)  # fmt: skip

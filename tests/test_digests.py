@@ -75,7 +75,7 @@ CASES = {
     ("wizard", "heuristic,random,heuristic", "players=3,bidding=secret", ("rounds", 400)): "e05546c3b4d1719f",
     ("wizard", "heuristic", "players=6,plus_minus_one=true,schedule=five_rounds", ("games", 10)): "19650035d503cc9a",
     ("wizard", "heuristic,random,heuristic,random,heuristic", "players=5,bidding=hidden,cards=7", ("rounds", 300)): "1eca85895b8e7d48",
-    ("wizard", "{mc},heuristic,{ismcts},random", "cards=5", ("rounds", 3)): "913b487384621384",
+    ("wizard", "{mc},heuristic,{ismcts},random", "cards=5", ("rounds", 3)): "d3e5b8b2a2e64fa7",
     ("wizard", "DigestBot,heuristic,random", "players=3,plus_minus_one=true", ("games", 2)): "8122aecdae0de7da",
     ("callpartner", "random", None, ("rounds", 400)): "7fabbbb742fcde51",
     ("callpartner", "heuristic,random,heuristic", "players=3,all_pass=dealer_forced", ("games", 5)): "880feaa763c39235",
