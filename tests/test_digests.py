@@ -76,7 +76,7 @@ CASES = {
     ("wizard", "heuristic", "players=6,plus_minus_one=true,schedule=five_rounds", ("games", 10)): "19650035d503cc9a",
     ("wizard", "heuristic,random,heuristic,random,heuristic", "players=5,bidding=hidden,cards=7", ("rounds", 300)): "1eca85895b8e7d48",
     ("wizard", "{mc},heuristic,{ismcts},random", "cards=5", ("rounds", 3)): "d3e5b8b2a2e64fa7",
-    ("wizard", "DigestBot,heuristic,random", "players=3,plus_minus_one=true", ("games", 2)): "8122aecdae0de7da",
+    ("wizard", "DigestBot,heuristic,random", "players=3,plus_minus_one=true", ("games", 2)): "96bcb6e6d494ad2a",
     ("callpartner", "random", None, ("rounds", 400)): "7fabbbb742fcde51",
     ("callpartner", "heuristic,random,heuristic", "players=3,all_pass=dealer_forced", ("games", 5)): "880feaa763c39235",
     ("callpartner", "heuristic", "players=5,discards_count=false", ("rounds", 400)): "bb7c533cf961984b",

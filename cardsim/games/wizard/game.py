@@ -18,7 +18,6 @@ from cardsim.games.wizard.rules import MAX_PLAYERS, MIN_PLAYERS, WizardRules
 from cardsim.lineup import Lineup, strong_table
 from cardsim.protocol import card_index
 from cardsim.results import Batch
-from cardsim.rng import stream_seed
 
 
 @lru_cache(maxsize=64)
@@ -184,19 +183,8 @@ class Wizard(Game):
             seat, int(sl[st.DEALER]), players, int(sl[st.CARDS]), SUIT_LETTERS[trump] if trump >= 0 else None,
             _card(int(sl[st.TURNED])), WIZARD60.names(int(s.hands[seat])).split(), WIZARD60.names(legal).split(),
             bids, refused if refused >= 0 else None, trick, leader, _tricks(s), [int(w) for w in s.won],
-            self._python_rng(s, seat),
+            rng,
         )  # fmt: skip
-
-    def _python_rng(self, s: st.State, seat: int) -> random.Random:
-        """TRANSITIONAL (removed in the next commit): the old Python bots' generator, kept for one commit to prove
-        the refactor with unchanged DigestBot digests."""
-        rngs = self.__dict__.setdefault("_old_rngs", {})
-        entry = rngs.setdefault(id(s.slots), (s.slots, {}))
-        if entry[0] is not s.slots:
-            entry = rngs[id(s.slots)] = (s.slots, {})
-        sl = s.slots
-        seed = int(np.int64(sl[st.SEED]).view(np.uint64))
-        return entry[1].setdefault(seat, random.Random(stream_seed(seed, int(sl[st.UNIT]), int(sl[st.SUB]), 1 + seat)))
 
     def bot_action(self, rules: WizardRules, state: st.State, row: np.ndarray):
         if int(state.slots[st.MOVER]) < 0:
