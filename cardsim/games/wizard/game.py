@@ -87,6 +87,7 @@ class Wizard(Game):
 
     # --- the state machine's hooks (cardsim.games.Game) -------------------------------------------------------
 
+    state_module = st
     state_type = st.State
 
     def deal(self, rules: WizardRules, seed: int, unit: int, sub: int, dealer: int, in_game: bool) -> st.State:
@@ -202,6 +203,9 @@ class Wizard(Game):
 
     def dealer_of(self, rules: WizardRules, state: st.State) -> int:
         return int(state.slots[st.DEALER])
+
+    def max_rounds(self, rules: WizardRules) -> int:
+        return len(rules.schedule_cards())
 
     def game_over(self, rules: WizardRules, totals: np.ndarray, rounds: int) -> bool:
         return rounds >= len(rules.schedule_cards())  # B9/B10: the schedule is played out
