@@ -58,13 +58,16 @@ def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -
     the seat of a -1 whose turn it is, or -1 when the round is over. ``strong_bots`` is None (numba then compiles
     no strong bot) or the bot table (``Lineup.strong_table``). A built-in bot's illegal action is refused too
     (RULES.md D2): it raises. The loop runs on the State's arrays, unpacked once (see ``state.step``)."""
-    return run_arrays(s.slots, s.hands, s.dealt, s.bids, s.won, s.log, s.rng, s.bot_rng, p, bots, strong_bots)
+    return run_arrays(s.slots, s.hands, s.dealt, s.bids, s.won, s.log, s.rng, s.bot_rng, p.plus_minus_one,
+                      p.bidding, bots, strong_bots)  # fmt: skip
 
 
-@njit(cache=True, inline="always")
-def run_arrays(slots, hands, dealt, bids, won, log, rng, bot_rng, p, bots, strong_bots) -> int:
-    """``run`` on the State's arrays (the batch kernel unpacks the State once: see ``state.step``)."""
-    pm1, players = p.plus_minus_one, hands.shape[0]
+@njit(cache=True)
+def run_arrays(slots, hands, dealt, bids, won, log, rng, bot_rng, pm1, bidding, bots, strong_bots) -> int:
+    """``run`` on the State's arrays and rule scalars: no NamedTuple crosses this call, since numba counts the
+    references of every array of a tuple at each call passing it (see ``state.step``); the strong bots get their
+    State and Params rebuilt in their (pruned when ``strong_bots`` is None) branch."""
+    players = hands.shape[0]
     while True:
         seat = slots[MOVER]
         if seat < 0:
@@ -105,7 +108,9 @@ def run_arrays(slots, hands, dealt, bids, won, log, rng, bot_rng, p, bots, stron
             store_trick(slots, players, seat, pos, led, decided, top_key, winner, n_played, trick)
             continue
         if strong_seat:
-            action = strong.act(strong_bots[seat], State(slots, hands, dealt, bids, won, log, rng, bot_rng), p, seat)
+            none = np.empty(0, np.int64)
+            action = strong.act(strong_bots[seat], State(slots, hands, dealt, bids, won, log, rng, bot_rng),
+                                Params(players, pm1, bidding, none, none), seat)  # fmt: skip
         else:
             action = builtin.decide(int(bot), slots, hands, bids, won, rng, pm1, seat)
         if not step(slots, hands, bids, won, log, pm1, action):
@@ -139,12 +144,12 @@ def _play_block(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong
     dealers, turned, trumps, bids, tricks, points = out
     count, players = dealers.shape[0], bots.shape[0]
     slots, hands, dealt, bid, won, log, rng, bot_rng = new_state(players)
-    schedule, fixed = p.schedule, p.fixed_trumps
+    schedule, fixed, pm1, bidding = p.schedule, p.fixed_trumps, p.plus_minus_one, p.bidding
     for u in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
         for r in range(schedule.shape[0]):
             dealer = -1 if r == 0 else (dealers[u, 0] + r) % players  # B2: the deal rotates (once a round)
             deal_arrays(slots, hands, dealt, bid, won, rng, seed, start + u, r, dealer, schedule[r], fixed[r])
-            run_arrays(slots, hands, dealt, bid, won, log, rng, bot_rng, p, bots, strong_bots)
+            run_arrays(slots, hands, dealt, bid, won, log, rng, bot_rng, pm1, bidding, bots, strong_bots)
             dealers[u, r], turned[u, r], trumps[u, r] = slots[DEALER], slots[TURNED], slots[TRUMP_SUIT]
             for seat in range(players):
                 bids[u, r, seat], tricks[u, r, seat] = bid[seat], won[seat]
