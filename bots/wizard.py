@@ -12,7 +12,19 @@ import numpy as np
 from numba import njit
 
 from cardsim.cards import lowest_card, nth_card, popcount
-from cardsim.games.wizard.rules import RANK_OF, SUIT_MASK, SUIT_OF, WIZARD_KEY, WIZARD_MASK, card_key
+from cardsim.decisions import BID, TRUMP
+from cardsim.games.wizard.rules import RANK_OF, SUIT_MASK, SUIT_OF, WIZARD_KEY, WIZARD_MASK, card_key, legal_mask
+from cardsim.games.wizard.state import (
+    CARDS,
+    LED,
+    PHASE,
+    POS,
+    TOP_KEY,
+    TRUMP_SUIT,
+    Params,
+    State,
+    refused_of,
+)
 from cardsim.lineup import FIRST_STRONG, Setting
 from cardsim.rng import below
 
@@ -170,3 +182,27 @@ def play(
     if bot == RANDOM:
         return nth_card(legal, below(rng, stream, popcount(legal)))
     return heuristic_play(legal, led, top_key, n_played, players, trump, need)
+
+
+@njit(cache=True, inline="always")
+def decide(bot: int, slots: np.ndarray, hands: np.ndarray, bids: np.ndarray, won: np.ndarray, rng: np.ndarray,
+           plus_minus_one: bool, seat: int) -> int:  # fmt: skip
+    """The action of built-in bot ``bot`` (RANDOM or HEURISTIC) for ``seat``, the seat to move, from its view: its
+    hand, the public slots (trump, trick so far, bids made), its own tricks and its own stream ``1 + seat`` of
+    ``rng`` (the State's arrays, unpacked once by the hot loops)."""
+    d = slots[PHASE]
+    if d == TRUMP:
+        return choose_trump(bot, rng, 1 + seat, hands[seat])
+    players, trump = hands.shape[0], slots[TRUMP_SUIT]
+    if d == BID:
+        no = refused_of(slots, players, plus_minus_one)
+        return bid(bot, rng, 1 + seat, hands[seat], trump, players, slots[CARDS], no)
+    legal = legal_mask(hands[seat], slots[LED])
+    return play(bot, rng, 1 + seat, legal, slots[LED], slots[TOP_KEY], slots[POS], players, trump,
+                bids[seat] - won[seat])  # fmt: skip
+
+
+@njit(cache=True)
+def act(bot: int, s: State, p: Params, seat: int) -> int:
+    """The action of built-in bot ``bot`` for ``seat``, the seat to move (``decide`` on the State)."""
+    return decide(bot, s.slots, s.hands, s.bids, s.won, s.rng, p.plus_minus_one, seat)

@@ -13,33 +13,58 @@ no recursion) and keep the choice with the best mean score of the round for the 
   (the same deals for every card: common random numbers); bids it cannot see (secret bidding) as above.
 
 A turned Wizard's trump is named as the heuristic names it (the strongest suit). Randomness comes from the seat's
-own stream, so runs stay reproducible at any thread count.
+own private stream (``state.bot_stream``: one-way from the round key, apart from the deal), so runs stay
+reproducible at any thread count.
 """
 
 from __future__ import annotations
 
-import sys
 import time
-from types import SimpleNamespace
 
 import numpy as np
 from numba import njit
 
-from bots.wizard import ISMCTS, MC, heuristic_bid, heuristic_play
+from bots.wizard import BOT_IDS, BOT_SETTINGS, HEURISTIC, ISMCTS, MC, heuristic_bid, heuristic_play, heuristic_trump
+from bots.wizard import act as builtin_act
 from cardsim.cards import bit, lowest_card, popcount
 from cardsim.deal import seat_after
+from cardsim.decisions import BID, TRUMP
 from cardsim.games.wizard.rules import (
     DECK_SIZE,
     FULL_DECK,
     NO_SUIT,
     SUIT_MASK,
     SUIT_OF,
-    card_key,
+    WizardRules,
     led_after,
     legal_mask,
     score,
 )
+from cardsim.games.wizard.state import (
+    CARDS,
+    DEALER,
+    N_BIDS,
+    N_PLAYED,
+    OPEN,
+    PHASE,
+    SECRET,
+    TRUMP_SUIT,
+    TURNED,
+    Params,
+    State,
+    apply,
+    bid_seen,
+    bot_stream,
+    deal,
+    decision,
+    legal_cards,
+    new_state,
+    params,
+    to_move,
+    trick_step,
+)
 from cardsim.infoset import observe_play, reveal_void, sample_deals
+from cardsim.lineup import make_lineup
 from cardsim.search import backpropagate, best_card, expand, new_tree, select
 
 _ZERO = np.uint64(0)
@@ -84,10 +109,7 @@ def play_out(hands, players, trump, bids, won, seat, i, led, decided, top_key, w
             legal = legal_mask(hands[seat], led)
             card = heuristic_play(legal, led, top_key, i, players, trump, bids[seat] - won[seat])
             hands[seat] ^= bit(card)
-            led, decided = led_after(led, decided, card)
-            key = card_key(card, led, trump)
-            if key > top_key:
-                top_key, winner = key, seat
+            led, decided, top_key, winner = trick_step(trump, led, decided, top_key, winner, seat, card)
             seat = seat + 1 if seat + 1 < players else 0
             i += 1
         won[winner] += 1
@@ -157,11 +179,7 @@ def _trick_so_far(log, n_played, players, trump, seat):
     first = n_played - n_played % players
     led, decided, top_key, winner = NO_SUIT, False, -1, seat
     for k in range(first, n_played):
-        card = log[k, 1]
-        led, decided = led_after(led, decided, card)
-        key = card_key(card, led, trump)
-        if key > top_key:
-            top_key, winner = key, log[k, 0]
+        led, decided, top_key, winner = trick_step(trump, led, decided, top_key, winner, log[k, 0], log[k, 1])
     return n_played - first, led, decided, top_key, winner
 
 
@@ -215,9 +233,7 @@ def pimc_play(samples, rng, stream, seat, hand, legal, players, cards, trump, tu
     card = fallback
     nxt = seat + 1 if seat + 1 < players else 0
     while True:  # the heuristic's card first: others must do strictly better
-        after, now = led_after(led, decided, card)
-        key = card_key(card, after, trump)
-        top, wins = (key, seat) if key > top_key else (top_key, winner)
+        after, now, top, wins = trick_step(trump, led, decided, top_key, winner, seat, card)
         total = 0
         for j in range(samples):
             hands[:] = deals[j, :players]
@@ -265,10 +281,7 @@ def ismcts_play(iterations, c, rng, stream, seat, hand, legal, players, cards, t
             if new:
                 child = expand(tree, node, card, mover)
             hands[mover] ^= bit(card)
-            led, decided = led_after(led, decided, card)
-            key = card_key(card, led, trump)
-            if key > top_key:
-                top_key, winner = key, mover
+            led, decided, top_key, winner = trick_step(trump, led, decided, top_key, winner, mover, card)
             mover, i = (mover + 1 if mover + 1 < players else 0), i + 1
             if i == players:
                 tally[winner] += 1
@@ -307,32 +320,63 @@ def play(row: np.ndarray, rng: np.ndarray, stream: int, seat: int, hand: np.uint
                      won, log, n_played)  # fmt: skip
 
 
+@njit(cache=True)
+def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
+    """The one way to ask a strong bot (table row ``row``) for ``seat``'s action, the seat to move. It is handed
+    the seat's view only: its hand, the public slots (dealer, cards, turned card, trump), the bids the seat sees
+    (B5; others -1), the tricks taken, the cards played, and its private stream ``state.bot_stream(s, seat)``."""
+    sl = s.slots
+    hand = s.hands[seat]
+    if sl[PHASE] == TRUMP:
+        return heuristic_trump(hand)
+    players = s.hands.shape[0]
+    seen = np.full(players, -1, np.int64)
+    for other in range(players):
+        if bid_seen(s, p, seat, other):
+            seen[other] = s.bids[other]
+    rng = bot_stream(s, seat)  # its own private stream only (one-way from the round key), never the deal's
+    if sl[PHASE] == BID:
+        return bid(row, rng, 0, seat, hand, sl[DEALER], players, sl[CARDS], sl[TRUMP_SUIT], sl[TURNED], seen,
+                   sl[N_BIDS] if p.bidding == OPEN else 0, p.plus_minus_one)  # fmt: skip
+    n_played = sl[N_PLAYED]
+    return play(row, rng, 0, seat, hand, legal_cards(s, p), players, sl[CARDS], sl[TRUMP_SUIT], sl[TURNED], seen,
+                p.bidding != SECRET, s.won.copy(), s.log[:n_played].copy(), n_played)  # fmt: skip
+
+
+def _play_timed(s: State, p: Params, table: np.ndarray, times: list | None) -> None:
+    """Play the dealt round ``s`` with seat 0's strong bot and heuristic bots elsewhere; append the seconds of
+    seat 0's bids and cards to ``times`` (None: untimed)."""
+    while (seat := int(to_move(s))) >= 0:
+        if seat == 0 and decision(s) != TRUMP:
+            begin = time.perf_counter()
+            action = act(table[0], s, p, 0)
+            if times is not None:
+                times.append(time.perf_counter() - begin)
+        elif seat == 0:
+            action = act(table[0], s, p, 0)
+        else:
+            action = builtin_act(HEURISTIC, s, p, seat)
+        assert apply(s, p, action)
+
+
 def decision_times(spec: str, rounds: int, seed: int = 0, players: int = 4) -> np.ndarray:
     """Seconds of every decision (bids and cards) of seat 0 playing bot ``spec`` (e.g. ``"mc:samples=16"``) against
     heuristic bots in standard games (4 players unless told), ``rounds`` rounds in all, one thread, timed with
-    ``time.perf_counter`` around each compiled call of the Python driver (after a warm-up round)."""
-    import cardsim.games.wizard.play as driver
-    from cardsim.games.wizard.game import GAME
-
-    rules = GAME.make_rules({"players": players})
-    lineup = GAME.lineup(",".join([spec] + ["heuristic"] * (players - 1)), rules)
+    ``time.perf_counter`` around each compiled call of the strong bot's ``act`` (after a warm-up round); the
+    round advances through the state machine (``cardsim.games.wizard.state``)."""
+    rules = WizardRules(players=players)
+    names = [spec] + ["heuristic"] * (players - 1)
+    table = make_lineup(names, "wizard", players, BOT_IDS, ("bid", "play", "choose_trump"), BOT_SETTINGS).table
+    p = params(rules, games=True)
+    s = new_state(players)
+    deal(s, p, np.uint64(seed), -1, 0, -1)  # warm-up: load the compiled code
+    _play_timed(s, p, table, None)
     times: list[float] = []
-
-    def timed(decide):
-        def call(*args):
-            start = time.perf_counter()
-            choice = decide(*args)
-            times.append(time.perf_counter() - start)
-            return choice
-
-        return call
-
-    per_game = len(rules.schedule_cards())
-    GAME.play_unit_py(rules, lineup, seed, -1, True, upto=0)  # warm-up: load the compiled code
-    driver.strong = SimpleNamespace(bid=timed(bid), play=timed(play))
-    try:
-        for game in range((rounds + per_game - 1) // per_game):
-            GAME.play_unit_py(rules, lineup, seed, game, True, upto=min(per_game, rounds - game * per_game) - 1)
-    finally:
-        driver.strong = sys.modules[__name__]
+    per_game = len(p.schedule)
+    for game in range((rounds + per_game - 1) // per_game):
+        first = -1
+        for r in range(min(per_game, rounds - game * per_game)):
+            deal(s, p, np.uint64(seed), game, r, -1 if r == 0 else (first + r) % players)
+            first = int(s.slots[DEALER]) if r == 0 else first
+            _play_timed(s, p, table, times)
     return np.array(times)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -10,8 +12,9 @@ from cardsim import simulate
 from cardsim.cards import WIZARD60, bit
 from cardsim.errors import CardsimError
 from cardsim.games.wizard import rules
+from cardsim.games.wizard import state as st
 from cardsim.games.wizard.game import GAME
-from cardsim.games.wizard.play import new_scratch, play_dealt, play_round_py, start_round
+from cardsim.games.wizard.play import run
 from cardsim.infoset import count_deals, sample_deals
 from cardsim.rng import seed_streams
 
@@ -23,13 +26,12 @@ def table(*rows) -> np.ndarray:
 
 
 def real_round(seed: int, players: int, cards: int, bots: str):
-    """A round played by the Python driver: its record and the log of plays as rows (seat, card)."""
+    """A round played through the state machine: (dealt hands, turned card) and the log of plays (seat, card)."""
     r = GAME.make_rules({"players": players, "cards": cards})
-    lu = GAME.lineup(bots, r)
-    rec = play_round_py(seed, 0, 0, False, -1, cards, -2, r, list(lu.bots), list(lu.names), lu.table)
-    log = np.array([(t.leader + i) % players for t in rec.tricks for i in range(players)], np.int64)
-    plays = [WIZARD60.parse(c) for t in rec.tricks for c in t.cards]
-    return rec, np.stack([log, np.array(plays, np.int64)], axis=1)
+    s = GAME.deal(r, seed, 0, 0, -1, False)
+    assert GAME.run_bots(r, s, GAME.lineup(bots, r).table) == -1
+    rec = SimpleNamespace(hands=[int(h) for h in s.dealt], turned=int(s.slots[st.TURNED]))
+    return rec, s.log[: players * cards].copy()
 
 
 def replays_legally(hands, rec, log, n_played, players) -> bool:
@@ -103,24 +105,24 @@ def test_honest_decisions_do_not_depend_on_hidden_cards(row):
     players, cards = 4, 6
     bots = table(row, HEURISTIC_ROW, HEURISTIC_ROW, HEURISTIC_ROW)
     decisions = set()
+    p = st.params(GAME.make_rules({"players": players, "cards": cards, "bidding": "secret"}))
     for seed in range(4):
-        rng, hands, bids, won, points, log = new_scratch()
-        dealer, turned = start_round(np.uint64(seed), 0, 0, 3, players, cards, rng, hands)
-        trump = rules.SUIT_OF[turned]
+        dealt = st.new_state(players)
+        st.deal(dealt, p, np.uint64(seed), 0, 0, 3)
+        turned = int(dealt.slots[st.TURNED])
         seen = {}
         for other in range(3):
-            r2, h2 = rng.copy(), hands.copy()
+            s = st.copy(dealt)
             if other:
-                rest = ((1 << 60) - 1) & ~int(h2[0]) & ~(1 << int(turned))
-                for s in range(1, players):
+                rest = ((1 << 60) - 1) & ~int(s.hands[0]) & ~(1 << turned)
+                for seat in range(1, players):
                     picked = [int(x) for x in np.flatnonzero([rest >> i & 1 for i in range(60)])]
                     order = np.random.default_rng(seed * 10 + other).permutation(picked)[:cards]
-                    h2[s] = np.uint64(sum(1 << int(i) for i in order))
-                    rest &= ~int(h2[s])
-                assert h2[1] != hands[1]
-            play_dealt(dealer, players, cards, trump, turned, False, 2, bots, bots, -1, 0, r2, h2, bids, won, points,
-                       log)  # fmt: skip
-            seen[other] = (int(bids[0]), int(log[0, 1]))
+                    s.hands[seat] = s.dealt[seat] = np.uint64(sum(1 << int(i) for i in order))
+                    rest &= ~int(s.hands[seat])
+                assert s.hands[1] != dealt.hands[1]
+            assert run(s, p, bots, bots) == -1
+            seen[other] = (int(s.bids[0]), int(s.log[0, 1]))
         assert len(set(seen.values())) == 1, seen
         decisions.add(seen[0])
     assert len(decisions) > 1
@@ -132,7 +134,7 @@ def mc_bid(hand: str, *, seat_in_order: int, seen_bids=(), plus_minus_one=False,
     bids = np.zeros(players, np.int64)
     for i, b in enumerate(seen_bids):
         bids[(dealer + 1 + i) % players] = b
-    rng = new_scratch()[0]
+    rng = np.empty((players + 1, 4), np.uint64)
     seed_streams(rng, np.uint64(3), 0, 0)
     turned = WIZARD60.parse(turned)
     return int(strong.bid(table([2, 8, 64])[0], rng, 1, 0, np.uint64(WIZARD60.mask(hand)), dealer, players, cards,

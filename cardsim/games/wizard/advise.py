@@ -24,7 +24,7 @@ random numbers); sample ``s`` of hand ``key`` uses the streams (seed, s, key).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -45,7 +45,8 @@ from cardsim.advise import (
 from cardsim.cards import WIZARD60, bit, nth_card, popcount
 from cardsim.deal import deal_around
 from cardsim.errors import CardsimError
-from cardsim.games.wizard.play import BIDDING, SUIT_LETTERS, new_scratch, play_dealt, start_round
+from cardsim.games.wizard import state as st
+from cardsim.games.wizard.play import SUIT_LETTERS, run
 from cardsim.games.wizard.rules import (
     DECK_SIZE,
     FULL_DECK,
@@ -59,7 +60,7 @@ from cardsim.games.wizard.rules import (
 )
 from cardsim.lineup import strong_table
 from cardsim.options import rules_text
-from cardsim.rng import DEAL_STREAM, below, check_seed, seed_streams
+from cardsim.rng import DEAL_STREAM, below, check_seed
 
 BLOCK = 16  # samples per parallel work item
 REFUSED = -1  # tricks[sample, bid] of a bid plus_minus_one refused in that completion
@@ -85,30 +86,52 @@ def deal_completion(
     return turned
 
 
+class Question(NamedTuple):
+    """What a completion is asked about: the hand of ``seat`` (the dealer is seat players - 1), the cards the
+    turned card is drawn from (0: none), the trump suit the seat sees, and the key of the completions' streams."""
+
+    key: int
+    hand: np.uint64
+    seat: int
+    turn_from: np.uint64
+    trump: int
+
+
+@njit(cache=True)
+def _complete(seed: np.uint64, sample: int, q: Question, p: st.Params, bots: np.ndarray, stop: np.ndarray,
+              strong_bots: np.ndarray | None, scores: np.ndarray, tricks: np.ndarray) -> None:  # fmt: skip
+    """One sample of ``completions`` (a function of its own: numba loses writes through NamedTuple fields made
+    directly in a prange body)."""
+    players = p.players
+    dealt, s = st.new_state(players), st.new_state(players)
+    hands = np.empty(players, np.uint64)
+    points = np.empty(players, np.int64)
+    st.seed_round(dealt, seed, sample, q.key)
+    turned = deal_completion(dealt.rng, q.hand, q.seat, players, q.turn_from, hands)
+    st.start(dealt, p, players - 1, hands, turned, q.trump)
+    for b in range(scores.shape[1]):
+        st.copy_to(s, dealt)
+        run(s, p, stop, strong_bots)  # to the seat's bid
+        if st.apply(s, p, b):
+            run(s, p, bots, strong_bots)
+            st.scores(s, points)
+            scores[sample, b], tricks[sample, b] = points[q.seat], s.won[q.seat]
+        else:
+            scores[sample, b], tricks[sample, b] = 0, REFUSED
+
+
 @njit(parallel=True, cache=True)
-def completions(
-    seed: np.uint64, key: int, hand: np.uint64, seat: int, players: int, turn_from: np.uint64, trump: int,
-    plus_minus_one: bool, bidding: int, bots: np.ndarray, strong_bots: np.ndarray | None, scores: np.ndarray,
-    tricks: np.ndarray,
-) -> None:  # fmt: skip
-    """scores/tricks[sample, b] of ``seat`` when it bids b (tricks -1: b refused), one deal per sample for every b.
-    ``strong_bots``: see ``play.play_dealt``."""
-    samples, options = scores.shape
-    cards = popcount(hand)
+def completions(seed: np.uint64, q: Question, p: st.Params, bots: np.ndarray, strong_bots: np.ndarray | None,
+                scores: np.ndarray, tricks: np.ndarray) -> None:  # fmt: skip
+    """scores/tricks[sample, b] of ``q.seat`` when it bids b (tricks -1: b refused), one deal per sample for every
+    b: the round's state machine plays each completion, stopping at the seat's bid to apply b (``play.run`` with
+    the seat's bot id -1), then on with the bots. ``strong_bots``: see ``play.run``."""
+    samples = scores.shape[0]
+    stop = bots.copy()
+    stop[q.seat, 0] = -1
     for block in prange((samples + BLOCK - 1) // BLOCK):
-        rng, hands, bids, won, points, log = new_scratch()
-        dealt_rng, dealt = np.empty_like(rng), np.empty_like(hands)
         for sample in range(block * BLOCK, min(samples, (block + 1) * BLOCK)):
-            seed_streams(rng, seed, sample, key, 1 + players)
-            turned = deal_completion(rng, hand, seat, players, turn_from, hands)
-            dealt_rng[:], dealt[:] = rng, hands
-            for b in range(options):
-                rng[:], hands[:] = dealt_rng, dealt
-                if play_dealt(players - 1, players, cards, trump, turned, plus_minus_one, bidding, bots, strong_bots,
-                              seat, b, rng, hands, bids, won, points, log):  # fmt: skip
-                    scores[sample, b], tricks[sample, b] = points[seat], won[seat]
-                else:
-                    scores[sample, b], tricks[sample, b] = 0, REFUSED
+            _complete(seed, sample, q, p, bots, stop, strong_bots, scores, tricks)
 
 
 def hand_features(hand: int, trump: int) -> dict[str, int]:
@@ -131,8 +154,8 @@ def _evaluate(
     options = bin(hand).count("1") + 1
     scores = np.empty((samples, options), np.int16)
     tricks = np.empty((samples, options), np.int8)
-    completions(np.uint64(seed), key, np.uint64(hand), seat, players, np.uint64(turn_from), trump, rules.plus_minus_one,
-                BIDDING.index(rules.bidding), bots, strong_table(bots), scores, tricks)  # fmt: skip
+    q = Question(key, np.uint64(hand), seat, np.uint64(turn_from), trump)
+    completions(np.uint64(seed), q, st.params(rules), bots, strong_table(bots), scores, tricks)
     played = tricks != REFUSED
     table = option_table(range(options), scores, played)
     with np.errstate(invalid="ignore"):
@@ -236,16 +259,17 @@ def bid_table(
     hands, samples, seed = check_count(hands, "hands"), check_count(samples, "samples"), check_seed(seed)
     if cards is not None:
         cards = check_count(cards, "cards", top)
-    rng, dealt = new_scratch()[:2]
+    s = st.new_state(players)
     rows = []
     for h in range(hands):
         seat, size = h % players, cards or 1 + (h // players) % top
-        dealer, turned = (int(x) for x in start_round(np.uint64(seed), h, 0, -1, players, size, rng, dealt))
-        hand = int(dealt[(dealer + 1 + seat) % players])
+        st.deal(s, st.params(rule_set)._replace(schedule=np.array([size], np.int64)), np.uint64(seed), h, 0, -1)
+        dealer, turned = int(s.slots[st.DEALER]), int(s.slots[st.TURNED])
+        hand = int(s.hands[(dealer + 1 + seat) % players])
         if turned < 0 or is_jester(turned):
             trump = NO_SUIT
-        elif is_wizard(turned):
-            trump = int(builtin.choose_trump(int(ids[players - 1, 0]), rng, players, dealt[dealer]))
+        elif is_wizard(turned):  # the dealer's bot names it (advice counts seats from the dealer's left)
+            trump = int(builtin.choose_trump(int(ids[players - 1, 0]), s.rng, players, s.hands[dealer]))
         else:
             trump = int(SUIT_OF[turned])
         turn_from = 1 << turned if turned >= 0 else 0

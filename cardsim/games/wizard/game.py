@@ -2,17 +2,44 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
+import random
+from functools import lru_cache
 
 import numpy as np
 
 from bots.wizard import BOT_DOCS, BOT_IDS, BOT_SETTINGS
 from cardsim.cards import WIZARD60
+from cardsim.decisions import DECISIONS
+from cardsim.errors import CardsimError
 from cardsim.games import Game, replay_title
-from cardsim.games.wizard.play import BIDDING, SUIT_LETTERS, TURN_A_CARD, play_round_py, simulate_games
+from cardsim.games.wizard import state as st
+from cardsim.games.wizard.play import SUIT_LETTERS, Observation, Out, Trick, bot_act, run, simulate_games
 from cardsim.games.wizard.rules import MAX_PLAYERS, MIN_PLAYERS, WizardRules
-from cardsim.lineup import Lineup
+from cardsim.lineup import Lineup, strong_table
+from cardsim.protocol import card_index
 from cardsim.results import Batch
+
+
+@lru_cache(maxsize=64)
+def _params(rules: WizardRules, games: bool = False) -> st.Params:
+    return st.params(rules, games)
+
+
+def _card(card: int) -> str | None:
+    return WIZARD60.name_of(card) if card >= 0 else None
+
+
+def _tricks(s: st.State) -> list[Trick]:
+    """The finished tricks of ``s`` from its log (winners by the state's own trick step)."""
+    players, trump = len(s.hands), int(s.slots[st.TRUMP_SUIT])
+    tricks = []
+    for t in range(int(s.slots[st.TRICK])):
+        rows = s.log[t * players : (t + 1) * players]
+        led, decided, top, winner = -1, False, -1, int(rows[0, 0])
+        for seat, card in rows:
+            led, decided, top, winner = st.trick_step(trump, led, decided, top, winner, int(seat), int(card))
+        tricks.append(Trick(int(rows[0, 0]), tuple(WIZARD60.name_of(int(c)) for c in rows[:, 1]), int(winner)))
+    return tricks
 
 
 class Wizard(Game):
@@ -28,31 +55,24 @@ class Wizard(Game):
     lower_is_better = False
     categories = {"trump_card": [WIZARD60.name_of(c) for c in range(60)], "trump": list(SUIT_LETTERS)}
 
-    @staticmethod
-    def _plan(rules: WizardRules, games: bool) -> tuple[np.ndarray, np.ndarray]:
-        """Cards per round and fixed trumps: the schedule for games (B10), one round of ``cards`` otherwise."""
-        if games:
-            return np.array(rules.schedule_cards(), np.int64), np.array(rules.fixed_trumps(), np.int64)
-        return np.array([rules.round_cards], np.int64), np.array([TURN_A_CARD], np.int64)
-
     def run(
         self, rules: WizardRules, lineup: Lineup, seed: int, start: int, count: int, games: bool, engine: str = "auto"
     ) -> Batch:
         """The batch of rounds or games; ``engine="python"`` forces the plain-Python driver (a cross-check)."""
-        schedule, fixed = self._plan(rules, games)
-        rounds, players = len(schedule), rules.players
+        p = _params(rules, games)
+        schedule, rounds, players = p.schedule, len(p.schedule), rules.players
         dealers, turned, trumps = (np.zeros((count, rounds), np.int8) for _ in range(3))
         bids, tricks = (np.zeros((count, rounds, players), np.int8) for _ in range(2))
         scores = np.zeros((count, rounds, players), np.int16)
         if lineup.compiled and engine != "python":
-            simulate_games(np.uint64(seed), start, schedule, fixed, rules.plus_minus_one, BIDDING.index(rules.bidding),
-                           lineup.table, lineup.strong_table, dealers, turned, trumps, bids, tricks,
-                           scores)  # fmt: skip
+            out = Out(dealers, turned, trumps, bids, tricks, scores)
+            simulate_games(np.uint64(seed), start, p, lineup.table, lineup.strong_table, out)
         else:
             for u in range(count):
-                for r, rec in enumerate(self.play_unit_py(rules, lineup, seed, start + u, games)):
-                    dealers[u, r], turned[u, r], trumps[u, r] = rec.dealer, rec.turned, rec.trump
-                    bids[u, r], tricks[u, r], scores[u, r] = rec.bids, rec.tricks_won, rec.scores
+                for r, s in enumerate(self.play_unit_py(rules, lineup, seed, start + u, games)):
+                    dealers[u, r], turned[u, r], trumps[u, r] = (s.slots[k] for k in (st.DEALER, st.TURNED,
+                                                                                       st.TRUMP_SUIT))  # fmt: skip
+                    bids[u, r], tricks[u, r], scores[u, r] = s.bids, s.won, self.scores(rules, s)
         per_round = {
             "cards": np.broadcast_to(schedule.astype(np.int8), (count, rounds)),
             "dealer": dealers,
@@ -65,32 +85,152 @@ class Wizard(Game):
     def rates(self, batch: Batch) -> dict[str, np.ndarray]:
         return {"exact_bid_rate": batch.played_values("bid") == batch.played_values("tricks")}
 
-    def play_unit_py(
-        self, rules: WizardRules, lineup: Lineup, seed: int, unit: int, games: bool, upto: int | None = None
-    ) -> list:
-        schedule, fixed = self._plan(rules, games)
-        records = []
-        for r in range(len(schedule) if upto is None else min(upto + 1, len(schedule))):
-            dealer = -1 if r == 0 else (records[0].dealer + r) % rules.players
-            records.append(play_round_py(seed, unit, r, games, dealer, int(schedule[r]), int(fixed[r]), rules,
-                                         list(lineup.bots), list(lineup.names), lineup.table))  # fmt: skip
-        return records
+    # --- the state machine's hooks (cardsim.games.Game) -------------------------------------------------------
+
+    state_module = st
+    state_type = st.State
+
+    def deal(self, rules: WizardRules, seed: int, unit: int, sub: int, dealer: int, in_game: bool) -> st.State:
+        """Round ``sub`` of unit ``unit``: cards and fixed trump from the schedule in games (B10), else ``cards``."""
+        s = st.new_state(rules.players)
+        st.deal(s, _params(rules, in_game), np.uint64(seed), unit, sub, dealer)
+        return s
+
+    def start(self, rules: WizardRules, hands: list[int], dealer: int, turned: int | str | None = None,
+              seed: int = 0) -> st.State:  # fmt: skip
+        """A round dealt ``hands`` (card masks, all of one size: the round's cards) with ``turned`` (a card name or
+        index, None when no card is left), the streams of single round 0 of ``seed``."""
+        players = rules.players
+        if len(hands) != players:
+            raise CardsimError(f"wizard with {players} players needs {players} hands, not {len(hands)}")
+        masks = [int(h) for h in hands]
+        sizes = {bin(h).count("1") for h in masks}
+        if len(sizes) != 1 or not 1 <= min(sizes) <= rules.max_cards:
+            raise CardsimError(f"wizard hands must all hold the same number of cards, 1 to {rules.max_cards}")
+        if any(masks[i] & masks[j] for i in range(players) for j in range(i)):
+            raise CardsimError("wizard hands share a card")
+        card = -1 if turned is None else card_index(turned, WIZARD60)
+        if turned is not None and (card < 0 or any(h >> card & 1 for h in masks)):
+            raise CardsimError(f"turned card {turned!r} is not a card outside the hands")
+        if not 0 <= dealer < players:
+            raise CardsimError(f"dealer {dealer!r} is not a seat 0..{players - 1}")
+        s = st.new_state(players)
+        st.seed_round(s, np.uint64(seed), 0, 0)
+        st.start(s, _params(rules), dealer, np.array(masks, np.uint64), card, st.TURN_A_CARD)
+        return s
+
+    def to_move(self, rules: WizardRules, state: st.State) -> int:
+        return int(state.slots[st.MOVER])
+
+    def decision(self, rules: WizardRules, state: st.State) -> str:
+        d = int(state.slots[st.PHASE])
+        return "done" if d < 0 else DECISIONS[d]
+
+    def decision_label(self, rules: WizardRules, state: st.State) -> str:
+        if int(state.slots[st.PHASE]) == st.CARD:
+            return f"trick {int(state.slots[st.TRICK]) + 1}, card {int(state.slots[st.POS]) + 1}"
+        return self.decision(rules, state)
+
+    def _codes(self, rules: WizardRules, state: st.State) -> list[int]:
+        out = np.empty(64, np.int64)
+        return [int(a) for a in out[: st.legal_actions(state, _params(rules), out)]]
+
+    def _public(self, state: st.State, code: int):
+        d = int(state.slots[st.PHASE])
+        return SUIT_LETTERS[code] if d == st.TRUMP else WIZARD60.name_of(code) if d == st.CARD else int(code)
+
+    def legal(self, rules: WizardRules, state: st.State) -> list:
+        return [self._public(state, a) for a in self._codes(rules, state)]
+
+    def apply(self, rules: WizardRules, state: st.State, action) -> None:
+        d = int(state.slots[st.PHASE])
+        code = -1
+        if d == st.TRUMP:
+            if isinstance(action, str) and action.upper() in ("S", "H", "D", "C"):
+                code = SUIT_LETTERS.index(action.upper())
+        elif d == st.BID:
+            if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+                code = int(action)
+        elif d == st.CARD:
+            code = card_index(action, WIZARD60)
+        if d >= 0 and code >= 0 and st.apply(state, _params(rules), code):
+            return
+        if d < 0:
+            raise CardsimError(f"the wizard round is over: no action is legal, not {action!r}")
+        if d == st.CARD:
+            shown = WIZARD60.name_of(code) if code >= 0 else repr(action)
+            legal = WIZARD60.names(int(st.legal_cards(state, _params(rules))))
+            raise CardsimError(f"played {shown}, which is not legal; legal: {legal}")
+        if d == st.TRUMP:
+            raise CardsimError(f"named {action!r}; allowed: one of S, H, D, C")
+        allowed = self._codes(rules, state)
+        text = (f"an integer from 0 to {allowed[-1]}" if len(allowed) == int(state.slots[st.CARDS]) + 1
+                else "one of " + ", ".join(map(str, allowed)))  # fmt: skip
+        raise CardsimError(f"bid {action!r}; allowed: {text}")
+
+    def observation(self, rules: WizardRules, state: st.State, seat: int, rng: random.Random) -> Observation:
+        s, p = state, _params(rules)
+        sl = s.slots
+        d, players = int(sl[st.PHASE]), rules.players
+        trump = int(sl[st.TRUMP_SUIT])
+        legal = int(st.legal_cards(s, p)) if d == st.CARD else 0
+        refused = int(st.refused(s, p)) if d == st.BID else -1
+        bids = [int(s.bids[o]) if st.bid_seen(s, p, seat, o) else None for o in range(players)]
+        pos = int(sl[st.POS])
+        n = int(sl[st.N_PLAYED])
+        trick = [WIZARD60.name_of(int(c)) for c in s.log[n - pos : n, 1]]
+        leader = int(sl[st.LEADER]) if d == st.CARD else seat if d == st.BID else int(sl[st.DEALER])
+        return Observation(
+            seat, int(sl[st.DEALER]), players, int(sl[st.CARDS]), SUIT_LETTERS[trump] if trump >= 0 else None,
+            _card(int(sl[st.TURNED])), WIZARD60.names(int(s.hands[seat])).split(), WIZARD60.names(legal).split(),
+            bids, refused if refused >= 0 else None, trick, leader, _tricks(s), [int(w) for w in s.won],
+            rng,
+        )  # fmt: skip
+
+    def bot_action(self, rules: WizardRules, state: st.State, row: np.ndarray):
+        if int(state.slots[st.MOVER]) < 0:
+            raise CardsimError("the wizard round is over: no bot is to act")
+        s = st.copy(state)
+        return self._public(s, int(bot_act(s, _params(rules), np.asarray(row, np.float64), int(s.slots[st.MOVER]))))
+
+    def run_bots(self, rules: WizardRules, state: st.State, table: np.ndarray) -> int:
+        return int(run(state, _params(rules), table, strong_table(table)))
+
+    def scores(self, rules: WizardRules, state: st.State) -> list[int]:
+        out = np.zeros(rules.players, np.int64)
+        st.scores(state, out)
+        return [int(x) for x in out]
+
+    def dealer_of(self, rules: WizardRules, state: st.State) -> int:
+        return int(state.slots[st.DEALER])
+
+    def max_rounds(self, rules: WizardRules) -> int:
+        return len(rules.schedule_cards())
+
+    def game_over(self, rules: WizardRules, totals: np.ndarray, rounds: int) -> bool:
+        return rounds >= len(rules.schedule_cards())  # B9/B10: the schedule is played out
+
+    def record(self, rules: WizardRules, state: st.State) -> dict:
+        s = state
+        sl = s.slots
+        done = int(sl[st.PHASE]) < 0
+        trump = int(sl[st.TRUMP_SUIT])
+        return {
+            "players": rules.players,
+            "dealer": int(sl[st.DEALER]),
+            "cards": int(sl[st.CARDS]),
+            "turned_card": _card(int(sl[st.TURNED])),
+            "trump": SUIT_LETTERS[trump] if trump >= 0 else None,
+            "hands": [WIZARD60.names(int(h)).split() for h in s.dealt],
+            "bids": [int(b) if b >= 0 else None for b in s.bids],
+            "tricks": [{"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in _tricks(s)],
+            "tricks_won": [int(w) for w in s.won],
+            "scores": self.scores(rules, s) if done else None,
+        }
 
     def replay(self, rules: WizardRules, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:
-        rec = self.replay_round(rules, lineup, seed, round, game_no)
-        return self.replay_record(
-            rules, lineup, seed, round, game_no,
-            players=rules.players,
-            dealer=rec.dealer,
-            cards=rec.cards,
-            turned_card=WIZARD60.name_of(rec.turned) if rec.turned >= 0 else None,
-            trump=SUIT_LETTERS[rec.trump] if rec.trump >= 0 else None,
-            hands=[WIZARD60.names(h).split() for h in rec.hands],
-            bids=rec.bids,
-            tricks=[{**asdict(t), "cards": list(t.cards)} for t in rec.tricks],
-            tricks_won=rec.tricks_won,
-            scores=rec.scores,
-        )  # fmt: skip
+        state = self.replay_round(rules, lineup, seed, round, game_no)
+        return self.replay_record(rules, lineup, seed, round, game_no, **self.record(rules, state))
 
     def format_replay(self, record: dict) -> str:
         lines = [

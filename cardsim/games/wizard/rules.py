@@ -144,17 +144,24 @@ def card_key(card: int, led: int, trump: int) -> int:
     return KEY[trump + 1, led + 1, card]
 
 
+@njit(cache=True, inline="always")
+def trick_step(trump: int, led: int, decided: bool, top_key: int, winner: int, seat: int, card: int) -> tuple:
+    """B6/B7, the one step of a trick (the state machine's, ``state.apply``, and every play-out's): (led, decided,
+    top_key, winner) after ``seat`` plays ``card``. The first non-Jester settles the led suit (a Wizard: none); a
+    card wins the trick so far if its key is strictly higher."""
+    led, decided = led_after(led, decided, card)
+    key = card_key(card, led, trump)
+    if key > top_key:
+        return led, decided, key, seat
+    return led, decided, top_key, winner
+
+
 @njit(cache=True)
 def trick_winner(cards: np.ndarray, n: int, trump: int) -> int:
     """B7: position (0 = leader) of the winning card among ``cards[:n]`` in play order."""
-    led, decided = NO_SUIT, False
-    best, best_key = 0, -1
+    led, decided, top_key, best = NO_SUIT, False, -1, 0
     for i in range(n):
-        card = cards[i]
-        led, decided = led_after(led, decided, card)
-        key = card_key(card, led, trump)
-        if key > best_key:
-            best, best_key = i, key
+        led, decided, top_key, best = trick_step(trump, led, decided, top_key, best, i, cards[i])
     return best
 
 

@@ -1,0 +1,387 @@
+"""The one Wizard round state machine (RULES.md B3-B8): deal and turned card, the dealer's trump when a Wizard is
+turned, bids from the dealer's left, tricks, scores.
+
+Every driver is a loop over these functions: the batch kernel (``play.simulate_games``), the plain-Python driver
+(``Wizard`` hooks in ``game.py``), the bid advice completions (``advise.py``) and the strong bots' play-outs
+(``bots.wizard_strong``, over the register-level ``rules.trick_step`` that ``apply`` itself uses). Nothing else
+advances a bid or a trick.
+
+State (a NamedTuple of fixed-shape arrays; ``players`` = the round's number of players, 3..6; arrays are sized
+for ``players``, not MAX_PLAYERS, so that a copy is the round and nothing more)::
+
+    slots    int64[SLOTS]           the scalars of the round, indexed by the slot names below
+    hands    uint64[players]        the cards each seat still holds (WIZARD60 bit masks)
+    dealt    uint64[players]        the hands as dealt (the replay record)
+    bids     int64[players]         each seat's bid, -1 until it has bid
+    won      int64[players]         tricks taken so far
+    log      int64[DECK_SIZE, 2]    the cards played, rows (seat, card) in play order, N_PLAYED rows used
+    rng      uint64[players + 1, 4] the round's shared streams: 0 deals, 1 + seat the built-in random/heuristic bot
+    bot_rng  uint64[players, 4]     the strong bots' private streams (one-way from the round key: ``bot_stream``)
+
+Slots::
+
+    PHASE     decision code of ``cardsim.decisions`` (TRUMP, BID, CARD), DONE (-1) when the round is over
+    MOVER     the seat to act, -1 when over
+    DEALER    the dealer (bids last; the seat after leads the first trick)
+    PLAYERS   number of players
+    CARDS     cards dealt to each seat (B3)
+    TURNED    the turned card (B4), -1 when none is left
+    TRUMP     trump suit 0..3 (S H D C), -1 none (also while the dealer is still to name it)
+    N_BIDS    bids made so far (the bidding position of the seat to bid)
+    BID_TOTAL sum of the bids made
+    LEADER    leader of the current trick
+    POS       cards played to the current trick
+    LED       led suit of the current trick, -1 none (yet)
+    DECIDED   1 once a non-Jester card has settled the led suit (B6)
+    TOP_KEY   the best ``card_key`` in the trick so far, -1 none
+    WINNER    the seat winning the trick so far
+    N_PLAYED  cards played in the round (rows of ``log``)
+    TRICK     tricks finished
+    SEED, UNIT, SUB   the round key (seed as int64 bits): for the strong bots' private streams, seeded on first use
+    BOT_SEEDED  bit ``seat`` set once ``bot_rng[seat]`` is seeded
+
+Actions are ints: a bid as itself (0..cards), a card as its WIZARD60 index (0..59), a trump suit 0..3 (S H D C).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from cardsim.cards import bit, lowest_card, nth_card, popcount
+from cardsim.deal import deal_hands, seat_after
+from cardsim.decisions import BID, CARD, DONE, TRUMP
+from cardsim.games.wizard.rules import (
+    DECK_SIZE,
+    FULL_DECK,
+    NO_SUIT,
+    SUIT_OF,
+    is_wizard,
+    legal_mask,
+    refused_bid,
+    score,
+    trick_step,
+)
+from cardsim.rng import DEAL_STREAM, below, seed_bot_stream, seed_streams
+
+TURN_A_CARD = -2  # fixed trump value: no fixed trump, turn up the next card (B4)
+BIDDING = ("open", "hidden", "secret")  # B5, as Params.bidding 0, 1, 2
+OPEN, HIDDEN, SECRET = 0, 1, 2
+
+(PHASE, MOVER, DEALER, PLAYERS, CARDS, TURNED, TRUMP_SUIT, N_BIDS, BID_TOTAL, LEADER, POS, LED, DECIDED, TOP_KEY,
+ WINNER, N_PLAYED, TRICK, SEED, UNIT, SUB, BOT_SEEDED, SLOTS) = range(22)  # fmt: skip
+
+
+class State(NamedTuple):
+    """One Wizard round (see the module docstring for the slots and shapes)."""
+
+    slots: np.ndarray
+    hands: np.ndarray
+    dealt: np.ndarray
+    bids: np.ndarray
+    won: np.ndarray
+    log: np.ndarray
+    rng: np.ndarray
+    bot_rng: np.ndarray
+
+
+class Params(NamedTuple):
+    """The rule scalars the kernels need. ``schedule[sub]``/``fixed_trumps[sub]``: cards and fixed trump (or
+    TURN_A_CARD) of round ``sub`` that ``deal`` deals (a game's B10 schedule, or one single round)."""
+
+    players: int
+    plus_minus_one: bool
+    bidding: int
+    schedule: np.ndarray
+    fixed_trumps: np.ndarray
+
+
+def params(rules, games: bool = False) -> Params:
+    """The Params of ``rules`` (a ``WizardRules``): the game's schedule with ``games``, else one single round."""
+    if games:
+        schedule, fixed = rules.schedule_cards(), rules.fixed_trumps()
+    else:
+        schedule, fixed = (rules.round_cards,), (TURN_A_CARD,)
+    return Params(rules.players, rules.plus_minus_one, BIDDING.index(rules.bidding), np.array(schedule, np.int64),
+                  np.array(fixed, np.int64))  # fmt: skip
+
+
+@njit(cache=True)
+def new_state(players: int) -> State:
+    """An empty state for ``players`` seats (deal or start it)."""
+    slots = np.zeros(SLOTS, np.int64)
+    slots[PLAYERS], slots[PHASE], slots[MOVER] = players, DONE, -1
+    return State(slots, np.zeros(players, np.uint64), np.zeros(players, np.uint64), np.full(players, -1, np.int64),
+                 np.zeros(players, np.int64), np.zeros((DECK_SIZE, 2), np.int64), np.zeros((players + 1, 4), np.uint64),
+                 np.zeros((players, 4), np.uint64))  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def seed_round(s: State, seed: np.uint64, unit: int, sub: int) -> None:
+    """Seed the shared streams of round (seed, unit, sub) and note its key for the private ones."""
+    seed_streams(s.rng, seed, unit, sub, s.rng.shape[0])
+    s.slots[SEED], s.slots[UNIT], s.slots[SUB], s.slots[BOT_SEEDED] = np.int64(seed), unit, sub, 0
+
+
+@njit(cache=True)
+def bot_stream(s: State, seat: int) -> np.ndarray:
+    """The private stream of ``seat``'s strong bot as a one-row array (a view into ``s.bot_rng``), seeded from the
+    round key on first use (a one-way function of it: ``cardsim.rng.seed_bot_stream``)."""
+    if not (s.slots[BOT_SEEDED] >> seat) & 1:
+        seed_bot_stream(s.bot_rng, seat, np.uint64(s.slots[SEED]), s.slots[UNIT], s.slots[SUB], seat)
+        s.slots[BOT_SEEDED] |= 1 << seat
+    return s.bot_rng[seat : seat + 1]
+
+
+@njit(cache=True, inline="always")
+def _begin(slots, hands, dealt, bids, won, dealer: int, cards: int, turned: int, fixed_trump: int) -> None:
+    """Start the round dealt in ``hands``: trump (B4), then the first decision."""
+    players = hands.shape[0]
+    for seat in range(players):
+        dealt[seat] = hands[seat]
+        bids[seat] = -1
+        won[seat] = 0
+    leader = seat_after(dealer, 1, players)
+    slots[DEALER], slots[CARDS], slots[TURNED] = dealer, cards, turned
+    slots[N_BIDS], slots[BID_TOTAL], slots[N_PLAYED], slots[TRICK] = 0, 0, 0, 0
+    slots[LEADER], slots[POS], slots[LED], slots[DECIDED], slots[TOP_KEY], slots[WINNER] = (
+        leader,
+        0,
+        NO_SUIT,
+        0,
+        -1,
+        leader,
+    )
+    slots[PHASE], slots[MOVER], slots[TRUMP_SUIT] = BID, leader, NO_SUIT
+    if fixed_trump != TURN_A_CARD:
+        slots[TRUMP_SUIT] = fixed_trump
+    elif turned >= 0 and is_wizard(turned):  # B4: the dealer names a suit
+        slots[PHASE], slots[MOVER] = TRUMP, dealer
+    elif turned >= 0:
+        slots[TRUMP_SUIT] = SUIT_OF[turned]  # a Jester has no suit: no trump
+
+
+@njit(cache=True, inline="always")
+def deal_arrays(slots, hands, dealt, bids, won, rng, seed: np.uint64, unit: int, sub: int, dealer: int, cards: int,
+                fixed_trump: int) -> None:  # fmt: skip
+    """``deal`` on the State's arrays (the batch kernel unpacks the State once: see ``step``)."""
+    players = hands.shape[0]
+    seed_streams(rng, seed, unit, sub, rng.shape[0])
+    slots[SEED], slots[UNIT], slots[SUB], slots[BOT_SEEDED] = np.int64(seed), unit, sub, 0
+    drawn = below(rng, DEAL_STREAM, players)
+    if dealer < 0:
+        dealer = drawn
+    rest = deal_hands(rng, DEAL_STREAM, FULL_DECK, hands, dealer + 1, players, cards)
+    turned = nth_card(rest, below(rng, DEAL_STREAM, popcount(rest))) if rest else -1
+    _begin(slots, hands, dealt, bids, won, dealer, cards, turned, fixed_trump)
+
+
+@njit(cache=True)
+def deal(s: State, p: Params, seed: np.uint64, unit: int, sub: int, dealer: int) -> None:
+    """Round ``sub`` of unit ``unit``: seed the streams, choose the dealer (random if < 0; drawn either way), deal
+    ``p.schedule[sub]`` cards each (B3), turn up a card (B4), and start."""
+    deal_arrays(s.slots, s.hands, s.dealt, s.bids, s.won, s.rng, seed, unit, sub, dealer, p.schedule[sub],
+                p.fixed_trumps[sub])  # fmt: skip
+
+
+@njit(cache=True)
+def start(s: State, p: Params, dealer: int, hands: np.ndarray, turned: int, fixed_trump: int) -> None:
+    """Start a round from given ``hands`` (uint64[players], all of one size: the round's cards) and ``turned``
+    (-1: none left), with ``fixed_trump`` a suit, NO_SUIT or TURN_A_CARD. The streams are left as they are (seed
+    them with ``seed_round``)."""
+    for seat in range(s.hands.shape[0]):
+        s.hands[seat] = hands[seat]
+    _begin(s.slots, s.hands, s.dealt, s.bids, s.won, dealer, popcount(hands[0]), turned, fixed_trump)
+
+
+@njit(cache=True, inline="always")
+def to_move(s: State) -> int:
+    return s.slots[MOVER]
+
+
+@njit(cache=True, inline="always")
+def decision(s: State) -> int:
+    return s.slots[PHASE]
+
+
+@njit(cache=True, inline="always")
+def refused(s: State, p: Params) -> int:
+    """B5 plus_minus_one: the bid the seat to bid may not make (-1: none)."""
+    return refused_of(s.slots, s.hands.shape[0], p.plus_minus_one)
+
+
+@njit(cache=True, inline="always")
+def legal_cards(s: State, p: Params) -> np.uint64:
+    """B6: the cards the seat to play may play (0 outside card decisions)."""
+    if s.slots[PHASE] != CARD:
+        return np.uint64(0)
+    return legal_mask(s.hands[s.slots[MOVER]], s.slots[LED])
+
+
+@njit(cache=True)
+def legal_actions(s: State, p: Params, out: np.ndarray) -> int:
+    """The legal action codes into ``out`` (int64[>= 61]); returns how many."""
+    d = s.slots[PHASE]
+    n = 0
+    if d == TRUMP:
+        for suit in range(4):
+            out[n] = suit
+            n += 1
+    elif d == BID:
+        no = refused(s, p)
+        for b in range(s.slots[CARDS] + 1):
+            if b != no:
+                out[n] = b
+                n += 1
+    elif d == CARD:
+        m = legal_cards(s, p)
+        while m:
+            out[n] = lowest_card(m)
+            m &= m - np.uint64(1)
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def refused_of(slots: np.ndarray, players: int, plus_minus_one: bool) -> int:
+    """``refused`` on the slots array (for the hot loops, which pass arrays, not the State)."""
+    return refused_bid(slots[BID_TOTAL], slots[CARDS], slots[N_BIDS] == players - 1, plus_minus_one)
+
+
+@njit(cache=True, inline="always")
+def load_trick(slots: np.ndarray) -> tuple:
+    """The registers of the card phase: (seat to play, position in the trick, led, decided, top_key, winner,
+    cards played, tricks finished)."""
+    return (slots[MOVER], slots[POS], slots[LED], slots[DECIDED] != 0, slots[TOP_KEY], slots[WINNER], slots[N_PLAYED],
+            slots[TRICK])  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def store_trick(slots: np.ndarray, players: int, seat: int, pos: int, led: int, decided: bool, top_key: int,
+                winner: int, n_played: int, trick: int) -> None:  # fmt: skip
+    """Write the card phase's registers back (seat -1: the round is over)."""
+    slots[MOVER], slots[POS], slots[LED], slots[DECIDED], slots[TOP_KEY] = seat, pos, led, decided, top_key
+    slots[WINNER], slots[N_PLAYED], slots[TRICK] = winner, n_played, trick
+    if seat < 0:
+        slots[PHASE], slots[LEADER] = DONE, winner
+    else:
+        slots[LEADER] = seat - pos if seat >= pos else seat - pos + players
+
+
+@njit(cache=True, inline="always")
+def play_card(hands: np.ndarray, won: np.ndarray, log: np.ndarray, trump: int, cards: int, seat: int, pos: int,
+              led: int, decided: bool, top_key: int, winner: int, n_played: int, trick: int,
+              card: int) -> tuple:  # fmt: skip
+    """B6/B7 in registers, the one card step (``step`` and the compiled fast loop ``play.run`` both use it):
+    ``seat`` plays the (legal) ``card``; returns the registers after it (as ``load_trick``), the next seat -1 when
+    the round is over. A full trick goes to its winner (``won``), who leads the next."""
+    players = hands.shape[0]
+    hands[seat] ^= bit(card)
+    log[n_played, 0], log[n_played, 1] = seat, card
+    led, decided, top_key, winner = trick_step(trump, led, decided, top_key, winner, seat, card)
+    pos += 1
+    if pos < players:
+        return seat + 1 if seat + 1 < players else 0, pos, led, decided, top_key, winner, n_played + 1, trick
+    won[winner] += 1
+    trick += 1
+    return winner if trick < cards else -1, 0, NO_SUIT, False, -1, winner, n_played + 1, trick
+
+
+@njit(cache=True, inline="always")
+def make_bid(bids: np.ndarray, cards: int, plus_minus_one: bool, seat: int, n_bids: int, total: int,
+             bid: int) -> tuple:  # fmt: skip
+    """B5 in registers, the one bid step (``step`` and the fast loop ``play.run``): (legal, next bidder, bids made,
+    their total) after ``seat`` (the ``n_bids``-th bidder from the dealer's left) bids ``bid``; an illegal bid
+    (outside 0..cards, or the one plus_minus_one refuses the dealer) changes nothing."""
+    players = bids.shape[0]
+    if bid < 0 or bid > cards or bid == refused_bid(total, cards, n_bids == players - 1, plus_minus_one):
+        return False, seat, n_bids, total
+    bids[seat] = bid
+    return True, seat + 1 if seat + 1 < players else 0, n_bids + 1, total + bid
+
+
+@njit(cache=True, inline="always")
+def store_bids(slots: np.ndarray, players: int, seat: int, n_bids: int, total: int) -> None:
+    """Write the bidding registers back; after the last bid the dealer's left leads the first trick."""
+    slots[N_BIDS], slots[BID_TOTAL] = n_bids, total
+    if n_bids == players:
+        slots[PHASE], slots[MOVER] = CARD, slots[LEADER]
+    else:
+        slots[MOVER] = seat
+
+
+@njit(cache=True, inline="always")
+def step(slots: np.ndarray, hands: np.ndarray, bids: np.ndarray, won: np.ndarray, log: np.ndarray,
+         plus_minus_one: bool, action: int) -> bool:  # fmt: skip
+    """``apply`` on the State's arrays: the one code that advances a Wizard round (hot loops call it with arrays
+    unpacked once; numba counts references of every array of a NamedTuple at each call that passes it)."""
+    d, seat = slots[PHASE], slots[MOVER]
+    players = hands.shape[0]
+    if d == CARD:
+        if action < 0 or action >= DECK_SIZE or not (legal_mask(hands[seat], slots[LED]) >> np.uint64(action)) & 1:
+            return False
+        seat, pos, led, decided, top_key, winner, n_played, trick = load_trick(slots)
+        seat, pos, led, decided, top_key, winner, n_played, trick = play_card(
+            hands, won, log, slots[TRUMP_SUIT], slots[CARDS], seat, pos, led, decided, top_key, winner, n_played,
+            trick, action)  # fmt: skip
+        store_trick(slots, players, seat, pos, led, decided, top_key, winner, n_played, trick)
+        return True
+    if d == BID:
+        ok, seat, n_bids, total = make_bid(bids, slots[CARDS], plus_minus_one, seat, slots[N_BIDS], slots[BID_TOTAL],
+                                           action)  # fmt: skip
+        if ok:
+            store_bids(slots, players, seat, n_bids, total)
+        return ok
+    if d == TRUMP:
+        if action < 0 or action > 3:
+            return False
+        slots[TRUMP_SUIT] = action
+        slots[PHASE], slots[MOVER] = BID, slots[LEADER]
+        return True
+    return False
+
+
+@njit(cache=True)
+def apply(s: State, p: Params, action: int) -> bool:
+    """Apply ``action`` for the seat to move; False (and ``s`` unchanged) when it is not legal."""
+    return step(s.slots, s.hands, s.bids, s.won, s.log, p.plus_minus_one, action)
+
+
+@njit(cache=True, inline="always")
+def bid_seen(s: State, p: Params, viewer: int, seat: int) -> bool:
+    """B5: whether ``viewer`` sees ``seat``'s bid now: its own once made; others' once made under open bidding,
+    after the bidding under hidden bidding, never under secret bidding."""
+    if s.bids[seat] < 0:
+        return False
+    if seat == viewer:
+        return True
+    if s.slots[PHASE] == BID or s.slots[PHASE] == TRUMP:
+        return p.bidding == OPEN
+    return p.bidding != SECRET
+
+
+@njit(cache=True)
+def scores(s: State, out: np.ndarray) -> None:
+    """B8: every seat's score of the finished round into ``out`` (int64[players])."""
+    for seat in range(s.hands.shape[0]):
+        out[seat] = score(s.bids[seat], s.won[seat])
+
+
+def copy(s: State) -> State:
+    """A copy of the round, its random streams included."""
+    return State(*(a.copy() for a in s))
+
+
+@njit(cache=True, inline="always")
+def copy_to(dst: State, src: State) -> None:
+    """Copy round ``src`` into ``dst`` (same players), its random streams included."""
+    dst.slots[:] = src.slots
+    dst.hands[:] = src.hands
+    dst.dealt[:] = src.dealt
+    dst.bids[:] = src.bids
+    dst.won[:] = src.won
+    dst.log[:] = src.log
+    dst.rng[:] = src.rng
+    dst.bot_rng[:] = src.bot_rng
