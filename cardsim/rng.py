@@ -144,7 +144,8 @@ def seed_bot_stream(states: np.ndarray, row: int, seed: np.uint64, unit: int, su
 def bot_seed(seed: int, unit: int, sub: int, seat: int) -> int:
     """The seed of a Python bot's ``random.Random`` for its seat in round (seed, unit, sub): one-way, like
     ``seed_bot_stream``, and apart from it."""
-    return int(siphash24(round_key(np.uint64(seed), unit, sub), BOT_DOMAIN, np.uint64(PYTHON_BOT + seat)))
+    key = np.uint64(round_key(np.uint64(seed), unit, sub))  # numba hands a uint64 back as a Python int
+    return int(siphash24(key, BOT_DOMAIN, np.uint64(PYTHON_BOT + seat)))
 
 
 def check_seed(seed: int) -> int:

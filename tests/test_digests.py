@@ -81,7 +81,7 @@ CASES = {
     ("callpartner", "heuristic,random,heuristic", "players=3,all_pass=dealer_forced", ("games", 5)): "880feaa763c39235",
     ("callpartner", "heuristic", "players=5,discards_count=false", ("rounds", 400)): "bb7c533cf961984b",
     ("callpartner", "{mc},heuristic,random,heuristic", None, ("rounds", 3)): "c8f5d11f717576b3",
-    ("callpartner", "DigestBot,heuristic,random,heuristic", "all_pass=dealer_forced", ("games", 2)): "eac1a1235008c72a",
+    ("callpartner", "DigestBot,heuristic,random,heuristic", "all_pass=dealer_forced", ("games", 2)): "b27b1f39e3054e74",
 }
 
 
