@@ -304,7 +304,7 @@ def play(
                           seat, seat == declarer or seat == partner, side, gone)  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def act(bot: int, s: State, p: Params, seat: int) -> int:
     """The action of built-in bot ``bot`` (strong ids act as the heuristic) for ``seat``, the seat to move, from
     what that seat sees; draws from the seat's shared stream 1 + seat. Action codes as in ``state``."""

@@ -386,8 +386,9 @@ def decide(row: np.ndarray, rng: np.ndarray, stream: int, s: State, p: Params, s
 @njit(cache=True)
 def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
     """The one entry of the strong bots: the action of the strong bot of table row ``row`` for ``seat``, the seat
-    to move (codes as in ``state``)."""
-    return decide(row, s.rng, 1 + seat, s, p, seat)
+    to move (codes as in ``state``), drawing from the seat's private stream ``s.bot_rng[seat]`` only (never the
+    deal stream ``s.rng``, from whose state the hidden cards follow)."""
+    return decide(row, s.bot_rng[seat : seat + 1], 0, s, p, seat)
 
 
 def decision_times(spec: str, rounds: int, seed: int = 0) -> np.ndarray:

@@ -387,7 +387,7 @@ def apply_card(s: State, p: Params, card: int) -> None:
         slots[SEAT] = seat + 1 if seat + 1 < p.players else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply(s: State, p: Params, action: int) -> bool:
     """The seat to move takes ``action``: False (and ``s`` unchanged) if it is not legal (RULES.md D2), else the
     round advances to the next decision."""
