@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardsim.cards import lowest_card, nth_card, popcount
+from cardsim.cards import bit, lowest_card, nth_card, popcount
+from cardsim.decisions import AUCTION, CALL, CARD
 from cardsim.games.callpartner.rules import (
     ACE,
     ACE_OF_SPADES,
@@ -26,6 +27,7 @@ from cardsim.games.callpartner.rules import (
     KING,
     MAX_BID,
     MIN_BID,
+    NO_SUIT,
     POINT_MASK,
     QUEEN,
     RANK_OF,
@@ -38,7 +40,40 @@ from cardsim.games.callpartner.rules import (
     TRUE_JACK_KEY,
     TWO,
     final_winner,
+    legal_mask,
 )
+from cardsim.games.callpartner.state import (
+    CALLED,
+    CARDS,
+    DECLARER,
+    DISCARDS,
+    FORCED,
+    HIGH,
+    LEADER,
+    LED,
+    ONE_SUIT,
+    PARTNER,
+    PASS,
+    PHASE,
+    PLAYED,
+    REVEALED,
+    SEAT,
+    SIDE,
+    TOP_KEY,
+    TRICK,
+    TRUMP,
+    TWO_HOLDER,
+    WINNER,
+    Params,
+    State,
+    apply,
+    deal_around_hand,
+    end_trick,
+    finish,
+    legal_cards,
+    play_card,
+)
+from cardsim.lineup import FIRST_STRONG
 from cardsim.rng import below
 
 RANDOM, HEURISTIC = 0, 1
@@ -140,31 +175,38 @@ def heuristic_call(hand: np.uint64, trump: int) -> int:
     return -1
 
 
+@njit(cache=True, inline="always")
+def heuristic_discard_one(hand: np.uint64, chosen: np.uint64, trump: int, discards_count: bool) -> int:
+    """The card of ``hand & ~chosen`` that the heuristic keeps least (``hand``: the declarer's whole hand with the
+    kitty, ``chosen``: the cards it has discarded already); see ``heuristic_discard``."""
+    best, best_keep = -1, 10**9
+    m = hand & ~chosen
+    while m:
+        card = lowest_card(m)
+        m &= m - np.uint64(1)
+        suit, rank = SUIT_OF[card], RANK_OF[card]
+        if KEY[trump, card] >= SPECIAL_KEY or suit == trump:
+            keep = 1000 + KEY[trump, card]
+        else:
+            keep = 16 * popcount(hand & SUIT_MASK[suit]) + rank + 4 * SUIT_RANK[suit]
+            if rank == TWO:
+                keep += 6  # a 2 may take a trick of its suit (C8 rule 4)
+            if discards_count and TEN <= rank <= QUEEN:
+                keep -= 30  # bank the point now
+        if keep < best_keep:
+            best, best_keep = card, keep
+    return best
+
+
 @njit(cache=True)
 def heuristic_discard(hand: np.uint64, count: int, trump: int, discards_count: bool) -> np.uint64:
     """``count`` cards to discard: low cards of short side suits; point cards that will hardly win a trick
     first when discards count for the declaring side (C6). Special winners and trumps are kept. Each card's keep
     score depends on the whole hand only, so the choice of a larger count contains this one: the strong bot's
-    candidates are the ``count + 2`` cards it keeps least."""
+    candidates are the ``count + 2`` cards it keeps least, and one discard at a time gives the same cards."""
     chosen = np.uint64(0)
     for _ in range(count):
-        best, best_keep = -1, 10**9
-        m = hand & ~chosen
-        while m:
-            card = lowest_card(m)
-            m &= m - np.uint64(1)
-            suit, rank = SUIT_OF[card], RANK_OF[card]
-            if KEY[trump, card] >= SPECIAL_KEY or suit == trump:
-                keep = 1000 + KEY[trump, card]
-            else:
-                keep = 16 * popcount(hand & SUIT_MASK[suit]) + rank + 4 * SUIT_RANK[suit]
-                if rank == TWO:
-                    keep += 6  # a 2 may take a trick of its suit (C8 rule 4)
-                if discards_count and TEN <= rank <= QUEEN:
-                    keep -= 30  # bank the point now
-            if keep < best_keep:
-                best, best_keep = card, keep
-        chosen |= np.uint64(1) << np.uint64(best)
+        chosen |= np.uint64(1) << np.uint64(heuristic_discard_one(hand, chosen, trump, discards_count))
     return chosen
 
 
@@ -232,52 +274,13 @@ def heuristic_play(
     return best
 
 
-# --- dispatch by bot id (inlined into the game kernels) ---------------------------
+# --- dispatch by bot id over the round's state machine (inlined into the game kernels) ----------------------
 
 
 @njit(cache=True, inline="always")
-def bid(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, high: int, players: int) -> tuple:
-    """(number, suit) of a bid above ``high`` (0 before any bid), or (0, 0) for a pass (C4)."""
-    if bot == RANDOM:  # one draw: half of the outcomes pass, the rest are (number, suit) pairs, all equally likely
-        lowest = max(MIN_BID, high + 1)
-        pairs = 4 * (MAX_BID - lowest + 1)
-        draw = below(rng, stream, 2 * pairs)
-        if draw < pairs:
-            return 0, 0
-        return lowest + ((draw - pairs) >> 2), (draw - pairs) & 3
-    return heuristic_bid(hand, high, players)
-
-
-@njit(cache=True, inline="always")
-def forced_trump(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, players: int) -> int:
-    """The dealer's trump suit when all passed and ``all_pass=dealer_forced`` (C4)."""
-    if bot == RANDOM:
-        return below(rng, stream, 4)
-    return best_trump(hand, players)[0]
-
-
-@njit(cache=True, inline="always")
-def call(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, trump: int) -> int:
-    """The declarer's partner card: any card not in its hand (C5)."""
-    if bot == RANDOM:
-        free = FULL_DECK & ~hand
-        return nth_card(free, below(rng, stream, popcount(free)))
-    return heuristic_call(hand, trump)
-
-
-@njit(cache=True, inline="always")
-def discard(
-    bot: int, rng: np.ndarray, stream: int, hand: np.uint64, count: int, trump: int, discards_count: bool
-) -> np.uint64:
-    """``count`` cards of ``hand`` (the declarer's hand with the kitty) to discard (C6)."""
-    if bot == RANDOM:
-        chosen = np.uint64(0)
-        left = popcount(hand)
-        for _ in range(count):
-            chosen |= np.uint64(1) << np.uint64(nth_card(hand & ~chosen, below(rng, stream, left)))
-            left -= 1
-        return chosen
-    return heuristic_discard(hand, count, trump, discards_count)
+def random_card(rng: np.ndarray, stream: int, legal: np.uint64) -> int:
+    """The random bot's card: uniform among ``legal``."""
+    return nth_card(legal, below(rng, stream, popcount(legal)))
 
 
 @njit(cache=True, inline="always")
@@ -290,7 +293,7 @@ def play(
     highest KEY and its seat), ``one_suit`` and ``two_holder`` (C8 rule 4). ``played``: cards of finished tricks;
     ``discards`` are seen by the declarer only; ``partner`` only by the partner itself until ``revealed``."""
     if bot == RANDOM:
-        return nth_card(legal, below(rng, stream, popcount(legal)))
+        return random_card(rng, stream, legal)
     # Only what this seat may know: the partner knows itself; the others learn the partner when the called
     # card is played; the declarer alone knows the discards.
     side = 1 << declarer
@@ -299,3 +302,194 @@ def play(
     gone = played | discards if seat == declarer else played
     return heuristic_play(hand, legal, n_played, players, trump, led, top_key, winner, one_suit, two_holder, trick,
                           seat, seat == declarer or seat == partner, side, gone)  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def act(bot: int, s: State, p: Params, seat: int) -> int:
+    """The action of built-in bot ``bot`` (strong ids act as the heuristic) for ``seat``, the seat to move, from
+    what that seat sees; draws from the seat's shared stream 1 + seat. Action codes as in ``state``."""
+    slots, rng, stream, hand = s.slots, s.rng, 1 + seat, s.hands[seat]
+    phase, players = slots[PHASE], p.players
+    if phase == CARD:
+        legal = legal_cards(s, p)
+        return play(bot, rng, stream, hand, legal, slots[CARDS] % players, players, slots[TRUMP], slots[LED],
+                    slots[TOP_KEY], slots[WINNER], slots[ONE_SUIT] != 0, slots[TWO_HOLDER], np.uint64(slots[TRICK]),
+                    seat, slots[DECLARER], slots[PARTNER], slots[REVEALED] != 0, np.uint64(slots[PLAYED]),
+                    np.uint64(slots[DISCARDS]))  # fmt: skip
+    if phase == AUCTION:
+        if slots[FORCED]:  # all passed: the dealer's trump for its 10 (C4)
+            suit = below(rng, stream, 4) if bot == RANDOM else best_trump(hand, players)[0]
+            return 4 * MIN_BID + suit
+        high = slots[HIGH]
+        if bot == RANDOM:  # one draw: half of the outcomes pass, the rest are (number, suit) pairs, all equally likely
+            lowest = max(MIN_BID, high + 1)
+            pairs = 4 * (MAX_BID - lowest + 1)
+            draw = below(rng, stream, 2 * pairs)
+            if draw < pairs:
+                return PASS
+            return 4 * (lowest + ((draw - pairs) >> 2)) + ((draw - pairs) & 3)
+        number, suit = heuristic_bid(hand, high, players)
+        return PASS if number == 0 else 4 * number + suit
+    if phase == CALL:  # C5: any card not in the hand
+        if bot == RANDOM:
+            return random_card(rng, stream, FULL_DECK & ~hand)
+        return heuristic_call(hand, slots[TRUMP])
+    # DISCARD (C6): one card of the hand with the kitty
+    if bot == RANDOM:
+        return random_card(rng, stream, hand)
+    chosen = np.uint64(slots[DISCARDS])
+    return heuristic_discard_one(hand | chosen, chosen, slots[TRUMP], p.discards_count)
+
+
+@njit(cache=True)
+def random_tricks(s: State, p: Params) -> None:
+    """C7, C8 from the start of a trick to the end of the round when every seat holds the random bot: a trick at a
+    time, a lead and then the followers, in registers (through the state's own ``play_card``/``end_trick``; the
+    general loop, which can stop at any card, cost random lineups a third of their speed)."""
+    slots, hands, rng, log, players = s.slots, s.hands, s.rng, s.log, p.players
+    trump, called, k, leader = slots[TRUMP], slots[CALLED], slots[CARDS], slots[LEADER]
+    played, revealed = np.uint64(slots[PLAYED]), slots[REVEALED] != 0
+    total = p.hand * players
+    while k < total:
+        seat = leader
+        card = random_card(rng, 1 + seat, hands[seat])
+        hands[seat] ^= bit(card)
+        log[k] = card
+        led, top_key, winner, one_suit, two_holder, trick, revealed = play_card(
+            card, seat, 0, trump, called, NO_SUIT, -1, seat, True, -1, np.uint64(0), revealed)  # fmt: skip
+        for pos in range(1, players):
+            seat = seat + 1 if seat + 1 < players else 0
+            legal = legal_mask(hands[seat], led)
+            card = random_card(rng, 1 + seat, legal)
+            if not legal & bit(card):
+                raise ValueError("callpartner: a random bot played an illegal card")
+            hands[seat] ^= bit(card)
+            log[k + pos] = card
+            led, top_key, winner, one_suit, two_holder, trick, revealed = play_card(
+                card, seat, pos, trump, called, led, top_key, winner, one_suit, two_holder, trick,
+                revealed)  # fmt: skip
+        k += players
+        leader = end_trick(winner, top_key, one_suit, two_holder, trick, s.points)
+        played |= trick
+    slots[CARDS], slots[LEADER], slots[PLAYED], slots[REVEALED] = k, leader, np.int64(played), revealed
+    slots[WINNER], slots[TRICK] = leader, 0
+    finish(s, p)
+
+
+@njit(cache=True)
+def play_tricks(s: State, p: Params, bots: np.ndarray, stops: int) -> int:
+    """C7, C8 with the built-in bots from the state on, in registers (through the state's own ``play_card`` and
+    ``end_trick``), until a seat of the bit mask ``stops`` is to play (returned, the state stored) or the round
+    is over (-1)."""
+    slots, hands, rng, log, players = s.slots, s.hands, s.rng, s.log, p.players
+    trump, called, declarer, partner = slots[TRUMP], slots[CALLED], slots[DECLARER], slots[PARTNER]
+    discards, total = np.uint64(slots[DISCARDS]), p.hand * players
+    k, leader, led, top_key, winner = slots[CARDS], slots[LEADER], slots[LED], slots[TOP_KEY], slots[WINNER]
+    one_suit, two_holder, trick = slots[ONE_SUIT] != 0, slots[TWO_HOLDER], np.uint64(slots[TRICK])
+    played, revealed = np.uint64(slots[PLAYED]), slots[REVEALED] != 0
+    pos = k % players
+    seat = slots[SEAT]
+    while k < total:
+        if (stops >> seat) & 1:
+            slots[CARDS], slots[LEADER], slots[LED], slots[TOP_KEY], slots[WINNER] = k, leader, led, top_key, winner
+            slots[ONE_SUIT], slots[TWO_HOLDER], slots[TRICK] = one_suit, two_holder, np.int64(trick)
+            slots[PLAYED], slots[REVEALED], slots[SEAT] = np.int64(played), revealed, seat
+            return seat
+        hand = hands[seat]
+        legal = legal_mask(hand, led)
+        card = play(int(bots[seat, 0]), rng, 1 + seat, hand, legal, pos, players, trump, led, top_key, winner,
+                    one_suit, two_holder, trick, seat, declarer, partner, revealed, played, discards)  # fmt: skip
+        if not legal & bit(card):
+            raise ValueError("callpartner: a built-in bot played an illegal card")
+        hands[seat] = hand ^ bit(card)
+        log[k] = card
+        led, top_key, winner, one_suit, two_holder, trick, revealed = play_card(
+            card, seat, pos, trump, called, led, top_key, winner, one_suit, two_holder, trick, revealed)  # fmt: skip
+        k += 1
+        pos += 1
+        if pos == players:
+            winner = end_trick(winner, top_key, one_suit, two_holder, trick, s.points)
+            played |= trick
+            leader, seat, pos = winner, winner, 0
+            led, top_key, one_suit, two_holder, trick = NO_SUIT, -1, True, -1, np.uint64(0)
+        else:
+            seat = seat + 1 if seat + 1 < players else 0  # no division by a variable in the hot loop
+    slots[CARDS], slots[LEADER], slots[PLAYED], slots[REVEALED] = k, leader, np.int64(played), revealed
+    slots[LED], slots[TOP_KEY], slots[WINNER], slots[ONE_SUIT], slots[TWO_HOLDER], slots[TRICK] = (NO_SUIT, -1, leader,
+                                                                                                  1, -1, 0)
+    finish(s, p)
+    return -1
+
+
+@njit(cache=True)
+def run(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer: int = -1) -> int:
+    """The built-in bots of ``bots`` (the lineup table: row[0] the id, -1 for a Python bot) play on from ``s``
+    until a seat with id -1 (or, if ``stop_strong``, a strong id) is to move (returned), or the round is over
+    (-1). Strong ids play as the heuristic when not stopped at. Seat ``passer`` (-1: none) passes at its turn of
+    the auction whatever its bot would bid (the bid advice's pass play). Every action goes through ``apply``
+    or the fast trick loops over the same steps."""
+    players = p.players
+    stops, all_random = 0, True
+    for seat in range(players):
+        bot = bots[seat, 0]
+        if bot < 0 or (stop_strong and bot >= FIRST_STRONG):
+            stops |= 1 << seat
+        all_random = all_random and bot == RANDOM
+    while True:
+        seat = s.slots[SEAT]
+        if seat < 0:
+            return -1
+        if (stops >> seat) & 1:
+            return seat
+        phase = s.slots[PHASE]
+        if phase == CARD:
+            if all_random and s.slots[CARDS] % players == 0:
+                random_tricks(s, p)
+                return -1
+            return play_tricks(s, p, bots, stops)
+        if phase == AUCTION and seat == passer and not s.slots[FORCED]:
+            action = PASS
+        else:
+            action = act(int(bots[seat, 0]), s, p, seat)
+        if not apply(s, p, action):
+            raise ValueError("callpartner: a built-in bot chose an illegal action")
+
+
+# --- the bid advice's completions (also the strong bidder's play-outs) --------------------------------------
+
+PASS_PLAY, PLAYS = 4, 5  # play index of the pass; 0..3 are the seat declaring in S H D C
+# How the seat ended a deal it passed in (the pass play's ``roles``).
+ROLES = ("all_passed", "defender", "partner", "forced_declarer")
+NOBODY, DEFENDER, PARTNER_ROLE, DECLARER_ROLE = range(4)
+
+
+@njit(cache=True)
+def complete(
+    s: State, p: Params, bots: np.ndarray, seed: np.uint64, key: int, sample: int, hand: np.uint64, seat: int,
+    out: tuple,
+) -> None:  # fmt: skip
+    """One completion (streams (seed, sample, key)) of the deals around ``hand`` at ``seat`` (the dealer is the
+    last seat), played five times by the built-in ``bots`` in the round ``s``: ``out`` = (side, passing, roles);
+    side[sample, trump] = the declaring side's points when the seat declares 10 in that trump (the others pass);
+    passing[sample] and roles[sample] = the seat's score and role when it passes and the bots hold the auction."""
+    side, passing, roles = out
+    dealer = p.players - 1
+    for play in range(PLAYS):
+        deal_around_hand(s, p, seed, sample, key, dealer, seat, hand)
+        if play < PASS_PLAY:  # the others pass; the level only matters for the score, taken from side
+            while s.slots[SEAT] != seat:
+                apply(s, p, PASS)
+            apply(s, p, 4 * MIN_BID + play)
+            while s.slots[PHASE] == AUCTION:
+                apply(s, p, PASS)
+            run(s, p, bots, False)
+            side[sample, play] = s.slots[SIDE]
+        else:
+            run(s, p, bots, False, seat)
+            declarer = s.slots[DECLARER]
+            if declarer < 0:
+                passing[sample], roles[sample] = 0, NOBODY
+            else:
+                passing[sample] = s.scores[seat]
+                roles[sample] = (DECLARER_ROLE if declarer == seat else PARTNER_ROLE if s.slots[PARTNER] == seat
+                                 else DEFENDER)  # fmt: skip

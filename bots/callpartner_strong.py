@@ -27,29 +27,35 @@ declarer its discards.
   partner is whoever holds the called card there (nobody if the kitty brought
   it to the declarer), so the partner's identity is sampled consistently.
 
-The drivers ask these functions at a strong seat's turn (``run_auction`` and
-``run_tricks`` stop there); rollouts only ever use the built-in bots.
+The drivers ask one entry, ``act(row, s, p, seat)``, at a strong seat's turn of the round's state machine
+(``cardsim.games.callpartner.state``): it hands the bot only that seat's view and its private stream
+(``s.bot_rng[seat]``), never the deal stream nor the other hands. Play-outs are rounds of the same state machine
+played by the built-in bots (``bots.callpartner.run``).
 """
 
 from __future__ import annotations
 
+import time
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from bots.callpartner import HEURISTIC, heuristic_bid, heuristic_call, heuristic_discard
-from cardsim.cards import bit, lowest_card, nth_card, popcount
-from cardsim.errors import CardsimError
-from cardsim.games.callpartner.advise import PASS, complete
-from cardsim.games.callpartner.play import (
-    HAND_OF,
-    KITTY_OF,
-    LED,
-    answer,
-    new_scratch,
-    new_state,
-    run_tricks,
-    start_tricks,
+from bots.callpartner import BOT_IDS as BUILTIN_IDS
+from bots.callpartner import (
+    HEURISTIC,
+    PASS_PLAY,
+    best_trump,
+    complete,
+    heuristic_bid,
+    heuristic_call,
+    heuristic_discard,
+    heuristic_discard_one,
+    run,
 )
+from cardsim.cards import bit, lowest_card, nth_card, popcount
+from cardsim.decisions import AUCTION, CALL, DISCARD
+from cardsim.errors import CardsimError
 from cardsim.games.callpartner.rules import (
     BY_KEY,
     FULL_DECK,
@@ -59,13 +65,37 @@ from cardsim.games.callpartner.rules import (
     NO_SUIT,
     SUIT_MASK,
     SUIT_OF,
-    card_points,
+    CallPartnerRules,
     legal_mask,
-    score_deal,
     trick_winner,
 )
+from cardsim.games.callpartner.state import (
+    CALLED,
+    CARDS,
+    DEALER,
+    DECLARER,
+    DISCARDS,
+    FORCED,
+    HAND_OF,
+    HIGH,
+    KITTY_OF,
+    N_DISCARDS,
+    PASS,
+    PHASE,
+    PLAN,
+    TRUMP,
+    Params,
+    State,
+    apply,
+    copy_into,
+    deal,
+    new_state,
+    params,
+    seed_bots,
+    start_play,
+)
 from cardsim.infoset import sample_deals
-from cardsim.lineup import FIRST_STRONG, MAX_SETTINGS, Setting
+from cardsim.lineup import FIRST_STRONG, MAX_SETTINGS, Setting, make_lineup
 from cardsim.rng import next_u64
 
 MC = FIRST_STRONG
@@ -89,9 +119,24 @@ BOT_SETTINGS = {
 }
 SAMPLES, BID_SAMPLES, CONTRACT_SAMPLES = 1, 2, 3  # columns of a bot's table row
 CALL_CANDIDATES = 4  # the strongest cards not in the hand that the call compares
-# Bot tables for play-outs: every seat heuristic; every seat asked (to replay a deal's log card by card).
+# The bot table of play-outs: every seat heuristic.
 HEURISTICS = np.full((MAX_PLAYERS, 1 + MAX_SETTINGS), float(HEURISTIC))
-ASKED = np.full((MAX_PLAYERS, 1 + MAX_SETTINGS), float(MC))
+
+
+class View(NamedTuple):
+    """What a seat knows at a card decision: its hand, the contract, the call, its own discards (the declarer's;
+    empty for the others) and the first ``n`` cards of ``log`` in play order."""
+
+    seat: int
+    hand: np.uint64
+    dealer: int
+    trump: int
+    declarer: int
+    bid: int
+    called: int
+    discards: np.uint64
+    log: np.ndarray
+    n: int
 
 
 @njit(cache=True)
@@ -125,63 +170,52 @@ def infoset(
 
 
 @njit(cache=True)
-def replay(
-    log: np.ndarray, n: int, players: int, dealer: int, trump: int, called: int, rng: np.ndarray, state: np.ndarray,
-    played_by: np.ndarray, points: np.ndarray,
-) -> None:  # fmt: skip
-    """The tricks' state after the first ``n`` cards of ``log`` (through the game's own ``run_tricks``, every seat
-    answering from the log): ``state``, the trick points so far and the cards each seat played (``played_by``)."""
-    start_tricks(state, dealer, players, points)
-    played_by[:] = 0
-    hands = np.zeros(players, np.uint64)  # each card goes into its player's hand just before it is played
-    for k in range(n + 1):
-        seat = run_tricks(ASKED, True, rng, hands, players, trump, -1, -1, called, np.uint64(0), points, state,
-                          log)  # fmt: skip
-        if k < n:
-            hands[seat] |= bit(log[k])
-            played_by[seat] |= bit(log[k])
-            answer(state, log[k])
+def played_by(log: np.ndarray, n: int, players: int, dealer: int, trump: int, out: np.ndarray) -> None:
+    """out[seat] = the cards ``seat`` played among the first ``n`` of ``log`` (C7: the winner leads the next)."""
+    out[:] = 0
+    leader = dealer + 1 if dealer + 1 < players else 0
+    for k in range(n):
+        pos = k % players
+        out[(leader + pos) % players] |= bit(log[k])
+        if pos == players - 1:
+            leader = (leader + trick_winner(log[k + 1 - players : k + 1], players, trump)) % players
 
 
 @njit(cache=True)
-def mc_play(
-    samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, players: int, dealer: int, trump: int,
-    declarer: int, bid: int, called: int, discards: np.uint64, discards_count: bool, log: np.ndarray, n: int,
-) -> int:  # fmt: skip
-    """PIMC: the legal card with the best mean score of ``seat`` over ``samples`` deals of its information set,
-    each played to the end by the heuristic. ``discards``: the declarer's own (empty for the others)."""
-    state = new_state()
-    played_by = np.zeros(players, np.uint64)
-    points = np.zeros(players, np.int64)
-    replay(log, n, players, dealer, trump, called, rng, state, played_by, points)
-    legal = legal_mask(hand, state[LED] if n % players else NO_SUIT)
+def mc_play(samples: int, rng: np.ndarray, stream: int, v: View, p: Params) -> int:
+    """PIMC: the legal card with the best mean score of ``v.seat`` over ``samples`` deals of its information set,
+    each played to the end by the heuristic (rounds of the state machine started at the first trick with the
+    sampled hands, the log replayed)."""
+    players, seat, n = p.players, v.seat, v.n
+    led = SUIT_OF[v.log[n - n % players]] if n % players else NO_SUIT
+    legal = legal_mask(v.hand, led)
     if not legal & (legal - np.uint64(1)):
         return lowest_card(legal)
-    unseen, counts, forbidden, known = infoset(seat, hand, players, dealer, trump, declarer, discards, True, log, n)
+    gone = np.zeros(players, np.uint64)
+    played_by(v.log, n, players, v.dealer, v.trump, gone)
+    unseen, counts, forbidden, known = infoset(seat, v.hand, players, v.dealer, v.trump, v.declarer, v.discards, True,
+                                               v.log, n)  # fmt: skip
     deals = np.empty((samples, players + 1), np.uint64)
     sample_deals(rng, stream, unseen, counts, forbidden, known, deals)  # the true deal is consistent: never False
     totals = np.zeros(popcount(legal), np.int64)
-    work_state, work_hands = np.empty_like(state), np.empty(players, np.uint64)
-    work_points, scores, work_log = np.empty(players, np.int64), np.empty(players, np.int64), log.copy()
+    base, work, hands = new_state(players), new_state(players), np.empty(players, np.uint64)
     for i in range(samples):
-        deals[i, seat] = hand
-        pile = discards if seat == declarer else deals[i, players]
-        partner = -1  # the called card's holder in this deal; nobody if it came to the declarer with the kitty
+        deals[i, seat] = v.hand
+        pile = v.discards if seat == v.declarer else deals[i, players]
         for s in range(players):
-            if s != declarer and (deals[i, s] | played_by[s]) & bit(called):
-                partner = s
+            hands[s] = deals[i, s] | gone[s]
+        # in this deal the partner is whoever holds the called card (nobody if the kitty brought it to the declarer)
+        start_play(base, p, v.dealer, hands, v.declarer, v.bid, v.trump, v.called, pile)
+        for k in range(n):
+            apply(base, p, v.log[k])
         c, m = 0, legal
         while m:
             card = lowest_card(m)
             m &= m - np.uint64(1)
-            work_state[:] = state
-            work_hands[:] = deals[i, :players]
-            work_points[:] = points
-            answer(work_state, card)
-            run_tricks(HEURISTICS, True, rng, work_hands, players, trump, declarer, partner, called, pile,
-                       work_points, work_state, work_log)  # fmt: skip
-            score_deal(players, declarer, partner, bid, work_points, card_points(pile), discards_count, scores)
-            totals[c] += scores[seat]
+            copy_into(work, base)
+            apply(work, p, card)
+            run(work, p, HEURISTICS, False)
+            totals[c] += work.scores[seat]
             c += 1
     return nth_best(legal, totals)
 
@@ -200,28 +234,26 @@ def nth_best(legal: np.uint64, totals: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def mc_bid(
-    samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, dealer: int, players: int, high: int,
-    forced: bool, discards_count: bool,
-) -> tuple:  # fmt: skip
+def mc_bid(samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, dealer: int, p: Params,
+           high: int) -> tuple:  # fmt: skip
     """(number, suit) with the best expected score over ``samples`` completions of the hand (the bid advice's
     kernel, all seats heuristic), or (0, 0) to pass when passing does better. A bid must exceed ``high``."""
+    players = p.players
     if samples == 0:
         return heuristic_bid(hand, high, players)
     seed = next_u64(rng, stream)
     place = (seat - dealer - 1) % players  # the advice counts seats from the dealer's left
-    side = np.empty((samples, PASS), np.int8)
+    side = np.empty((samples, PASS_PLAY), np.int8)
     passing, roles = np.empty(samples, np.int16), np.empty(samples, np.int8)
-    scratch = new_scratch()
-    for s in range(samples):
-        complete(seed, s, 0, hand, place, players, forced, discards_count, HEURISTICS, False, scratch, side, passing,
-                 roles)  # fmt: skip
+    s = new_state(players)
+    for i in range(samples):
+        complete(s, p, HEURISTICS, seed, 0, i, hand, place, (side, passing, roles))
     best, best_suit, best_total = 0, 0, passing.astype(np.int64).sum()
     for level in range(max(MIN_BID, high + 1), MAX_BID + 1):
-        for suit in range(PASS):
+        for suit in range(PASS_PLAY):
             made = 0
-            for s in range(samples):
-                made += side[s, suit] >= level
+            for i in range(samples):
+                made += side[i, suit] >= level
             total = level * (2 * made - samples)
             if total > best_total:
                 best, best_suit, best_total = level, suit, total
@@ -230,20 +262,14 @@ def mc_bid(
 
 @njit(cache=True)
 def play_out(
-    rng: np.ndarray, hands: np.ndarray, players: int, dealer: int, trump: int, declarer: int, bid: int, called: int,
-    discards: np.uint64, discards_count: bool, state: np.ndarray, points: np.ndarray, scores: np.ndarray,
-    log: np.ndarray,
+    s: State, p: Params, hands: np.ndarray, dealer: int, trump: int, declarer: int, bid: int, called: int,
+    discards: np.uint64,
 ) -> int:  # fmt: skip
-    """The declarer's score (C9) when the heuristic plays a whole deal from ``hands`` (at the first trick; used up).
-    The partner is whoever else holds ``called`` (nobody if the declarer has it or discarded it)."""
-    partner = -1
-    for s in range(players):
-        if s != declarer and hands[s] & bit(called):
-            partner = s
-    start_tricks(state, dealer, players, points)
-    run_tricks(HEURISTICS, False, rng, hands, players, trump, declarer, partner, called, discards, points, state, log)
-    score_deal(players, declarer, partner, bid, points, card_points(discards), discards_count, scores)
-    return scores[declarer]
+    """The declarer's score (C9) when the heuristic plays a whole deal from ``hands`` (at the first trick) in the
+    round ``s``. The partner is whoever else holds ``called`` (nobody if the declarer has it or discarded it)."""
+    start_play(s, p, dealer, hands, declarer, bid, trump, called, discards)
+    run(s, p, HEURISTICS, False)
+    return s.scores[declarer]
 
 
 @njit(cache=True)
@@ -263,47 +289,46 @@ def unseen_deals(
 
 @njit(cache=True)
 def mc_call(
-    samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, players: int, dealer: int, trump: int,
-    bid: int, discards_count: bool,
+    samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, p: Params, dealer: int, trump: int,
+    bid: int,
 ) -> int:  # fmt: skip
     """C5: among the ``CALL_CANDIDATES`` strongest cards not in ``hand``, the one with the best mean score of the
     declarer ``seat`` over ``samples`` deals of the unseen cards, each played out by the heuristic after the
     heuristic's discards; the heuristic's call (the first) on ties and when ``samples`` is 0."""
     if samples == 0:
         return heuristic_call(hand, trump)
+    players = p.players
     candidates, n = np.empty(CALL_CANDIDATES, np.int64), 0
     for i in range(BY_KEY.shape[1]):
         if n < CALL_CANDIDATES and not hand & bit(BY_KEY[trump, i]):
             candidates[n], n = BY_KEY[trump, i], n + 1
     deals = unseen_deals(samples, rng, stream, hand, seat, players, dealer, False)
     totals = np.zeros(n, np.int64)
-    state, hands, log = new_state(), np.empty(players, np.uint64), np.empty(0, np.int64)
-    points, scores = np.empty(players, np.int64), np.empty(players, np.int64)
+    s, hands = new_state(players), np.empty(players, np.uint64)
     for i in range(samples):
         full = hand | deals[i, players]
-        discards = heuristic_discard(full, KITTY_OF[players], trump, discards_count)
+        discards = heuristic_discard(full, KITTY_OF[players], trump, p.discards_count)
         for c in range(n):
             hands[:] = deals[i, :players]
             hands[seat] = full ^ discards
-            totals[c] += play_out(rng, hands, players, dealer, trump, seat, bid, candidates[c], discards,
-                                  discards_count, state, points, scores, log)  # fmt: skip
+            totals[c] += play_out(s, p, hands, dealer, trump, seat, bid, candidates[c], discards)
     return candidates[np.argmax(totals)]  # the first of the best
 
 
 @njit(cache=True)
 def mc_discard(
-    samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, players: int, dealer: int, trump: int,
-    bid: int, called: int, discards_count: bool,
+    samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, p: Params, dealer: int, trump: int,
+    bid: int, called: int,
 ) -> np.uint64:  # fmt: skip
     """C6: the discards (k = the kitty's size, from ``hand``, which holds the kitty) with the best mean score of the
     declarer ``seat`` over ``samples`` deals of the other hands, each played out by the heuristic. Candidates:
     every k of the k + 2 cards the heuristic keeps least; the heuristic's choice on ties and when ``samples``
     is 0."""
-    k = KITTY_OF[players]
-    own = heuristic_discard(hand, k, trump, discards_count)
+    players, k = p.players, p.kitty
+    own = heuristic_discard(hand, k, trump, p.discards_count)
     if samples == 0:
         return own
-    pool = heuristic_discard(hand, k + 2, trump, discards_count)
+    pool = heuristic_discard(hand, k + 2, trump, p.discards_count)
     candidates, n = np.empty(1 << (k + 2), np.uint64), 0
     for bits in range(1 << (k + 2)):
         if popcount(np.uint64(bits)) == k:
@@ -314,14 +339,12 @@ def mc_discard(
             candidates[n], n = chosen, n + 1
     deals = unseen_deals(samples, rng, stream, hand, seat, players, dealer, True)
     totals = np.zeros(n, np.int64)
-    state, hands, log = new_state(), np.empty(players, np.uint64), np.empty(0, np.int64)
-    points, scores = np.empty(players, np.int64), np.empty(players, np.int64)
+    s, hands = new_state(players), np.empty(players, np.uint64)
     for i in range(samples):
         for c in range(n):
             hands[:] = deals[i, :players]
             hands[seat] = hand ^ candidates[c]
-            totals[c] += play_out(rng, hands, players, dealer, trump, seat, bid, called, candidates[c],
-                                  discards_count, state, points, scores, log)  # fmt: skip
+            totals[c] += play_out(s, p, hands, dealer, trump, seat, bid, called, candidates[c])
     best, best_total = own, -(1 << 62)
     for c in range(n):
         if totals[c] > best_total or (totals[c] == best_total and candidates[c] == own):
@@ -330,55 +353,66 @@ def mc_discard(
 
 
 @njit(cache=True)
-def bid(
-    row: np.ndarray, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, dealer: int, players: int, high: int,
-    forced: bool, discards_count: bool,
-) -> tuple:  # fmt: skip
-    """A strong bot's bid at its turn (C4): (number, suit), or (0, 0) for a pass."""
-    return mc_bid(int(row[BID_SAMPLES]), rng, stream, hand, seat, dealer, players, high, forced, discards_count)
+def decide(row: np.ndarray, rng: np.ndarray, stream: int, s: State, p: Params, seat: int) -> int:
+    """The strong bot of table row ``row`` at ``seat``'s turn, from that seat's view of ``s`` only (its hand, the
+    auction's high bid, the contract and call, its own discards, the cards played), drawing from stream
+    ``stream`` of ``rng`` only."""
+    slots, hand, dealer = s.slots, s.hands[seat], s.slots[DEALER]
+    phase, trump, bid = slots[PHASE], slots[TRUMP], slots[HIGH]
+    if phase == AUCTION:
+        if slots[FORCED]:  # all passed: the dealer's trump as the heuristic's
+            return 4 * MIN_BID + best_trump(hand, p.players)[0]
+        number, suit = mc_bid(int(row[BID_SAMPLES]), rng, stream, hand, seat, dealer, p, bid)
+        return PASS if number == 0 else 4 * number + suit
+    if phase == CALL:  # C5, before it sees the kitty
+        return mc_call(int(row[CONTRACT_SAMPLES]), rng, stream, hand, seat, p, dealer, trump, bid)
+    if phase == DISCARD:  # C6: the discards chosen at the first, laid down one a step
+        chosen = np.uint64(slots[DISCARDS])
+        plan = np.uint64(slots[PLAN]) & hand
+        if not plan:
+            if slots[N_DISCARDS] == 0:
+                plan = mc_discard(int(row[CONTRACT_SAMPLES]), rng, stream, hand, seat, p, dealer, trump, bid,
+                                  slots[CALLED])  # fmt: skip
+            else:  # discards begun by another player of this seat (a Round): go on as the heuristic
+                plan = bit(heuristic_discard_one(hand | chosen, chosen, trump, p.discards_count))
+            slots[PLAN] = np.int64(plan)
+        return lowest_card(plan)
+    declarer = slots[DECLARER]
+    own = np.uint64(slots[DISCARDS]) if seat == declarer else np.uint64(0)
+    v = View(seat, hand, dealer, trump, declarer, bid, slots[CALLED], own, s.log, slots[CARDS])
+    return mc_play(int(row[SAMPLES]), rng, stream, v, p)
 
 
 @njit(cache=True)
-def call(
-    row: np.ndarray, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, players: int, dealer: int, trump: int,
-    bid: int, discards_count: bool,
-) -> int:  # fmt: skip
-    """A strong declarer's partner card (C5), before it sees the kitty."""
-    return mc_call(int(row[CONTRACT_SAMPLES]), rng, stream, hand, seat, players, dealer, trump, bid, discards_count)
-
-
-@njit(cache=True)
-def discard(
-    row: np.ndarray, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, players: int, dealer: int, trump: int,
-    bid: int, called: int, discards_count: bool,
-) -> np.uint64:  # fmt: skip
-    """A strong declarer's discards (C6) from ``hand``, its hand with the kitty, after calling ``called``."""
-    return mc_discard(int(row[CONTRACT_SAMPLES]), rng, stream, hand, seat, players, dealer, trump, bid, called,
-                      discards_count)  # fmt: skip
-
-
-@njit(cache=True)
-def play(
-    row: np.ndarray, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, players: int, dealer: int, trump: int,
-    declarer: int, bid: int, called: int, discards: np.uint64, discards_count: bool, log: np.ndarray, n: int,
-) -> int:  # fmt: skip
-    """A strong bot's card (C7) after the first ``n`` cards of ``log``; ``discards`` only for the declarer."""
-    return mc_play(int(row[SAMPLES]), rng, stream, hand, seat, players, dealer, trump, declarer, bid, called, discards,
-                   discards_count, log, n)  # fmt: skip
+def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
+    """The one entry of the strong bots: the action of the strong bot of table row ``row`` for ``seat``, the seat
+    to move (codes as in ``state``), drawing from the seat's private stream ``s.bot_rng[seat]`` only (never the
+    deal stream ``s.rng``, from whose state the hidden cards follow)."""
+    return decide(row, s.bot_rng[seat : seat + 1], 0, s, p, seat)
 
 
 def decision_times(spec: str, rounds: int, seed: int = 0) -> np.ndarray:
     """Seconds of every decision (bids, calls, discards, cards) of seat 0 playing bot ``spec`` (e.g.
-    ``"mc:samples=16"``) against three heuristic bots, ``rounds`` single 4-player deals, one thread, timed with
-    ``time.perf_counter`` around each compiled call of the Python driver (after a warm-up deal)."""
-    from cardsim.games.callpartner.game import GAME, play_round_py  # the game's drivers import this module
-
-    rules = GAME.make_rules({"players": 4})
-    lineup = GAME.lineup(f"{spec},heuristic,heuristic,heuristic", rules)
+    ``"mc:samples=16"``) against three heuristic bots, ``rounds`` single 4-player deals, one thread: the round's
+    state machine stops at seat 0 (``run`` with its id -1) and ``act`` is timed with ``time.perf_counter`` (after
+    a warm-up deal)."""
+    rules = CallPartnerRules(players=4)
+    p = params(rules)
+    lineup = make_lineup(f"{spec},heuristic,heuristic,heuristic", "callpartner", 4, {**BUILTIN_IDS, **BOT_IDS},
+                         ("bid", "call", "discard", "play"), BOT_SETTINGS)  # fmt: skip
     if not isinstance(lineup.bots[0], int) or lineup.bots[0] < FIRST_STRONG:
         raise CardsimError(f"decision_times times a strong bot: '{spec}' is none; strong bots: {', '.join(BOT_IDS)}")
-    play_round_py(seed, rounds, 0, False, -1, rules, lineup)  # warm-up (a deal not timed): load the compiled code
+    row, table = lineup.table[0].copy(), lineup.table.copy()
+    table[0, 0] = -1
     times: list[float] = []
-    for unit in range(rounds):
-        play_round_py(seed, unit, 0, False, -1, rules, lineup, times)
+    for unit in (rounds, *range(rounds)):  # the first (a deal not timed) loads the compiled code
+        s = new_state(4)
+        deal(s, p, np.uint64(seed), unit, 0, -1)
+        seed_bots(s, p, np.uint64(seed), unit, 0)
+        while run(s, p, table, False) >= 0:
+            start = time.perf_counter()
+            action = act(row, s, p, 0)
+            if unit != rounds:
+                times.append(time.perf_counter() - start)
+            apply(s, p, action)
     return np.array(times)

@@ -11,9 +11,10 @@ from cardsim import CardsimError, replay
 from cardsim.advise import advise, bid_figures, bid_table
 from cardsim.cards import FRENCH52
 from cardsim.cli import main
+from cardsim.decisions import AUCTION
 from cardsim.games import get_game
 from cardsim.games.callpartner import advise as callpartner_advice
-from cardsim.games.callpartner import play
+from cardsim.games.callpartner import play, state
 
 STRONG = "SA SJ CJ SK SQ ST S9 S2 HA DA H3 D4"  # the ace of spades, both black jacks, six spades
 WEAK_5 = "S3 S4 H3 H5 H6 D3 D5 D7 C3 C4"  # no point card, no special card (5 players: 10 cards)
@@ -51,11 +52,12 @@ def test_completions_keep_the_hand_and_deal_the_rest_uniformly(players):
     size = {3: 16, 4: 12, 5: 10}[players]
     hand = FRENCH52.mask(STRONG.split()[:size] + ["C2", "C3", "C4", "C5"][: max(0, size - 12)])
     seat = players - 2
-    rng, hands = play.new_scratch()[:2]
+    s = state.new_state(players)
+    p, hands = state.params(get_game("callpartner").make_rules(players=players)), s.hands
     landed = np.zeros((players + 1, 52), int)  # the last row is the kitty
     for sample in range(400):
-        hands[seat] = hand
-        dealer, kitty = play.start_round(np.uint64(5), sample, 0, players - 1, players, rng, hands, seat)
+        state.deal_around_hand(s, p, np.uint64(5), sample, 0, players - 1, seat, np.uint64(hand))
+        dealer, kitty = s.slots[state.DEALER], s.slots[state.KITTY]
         assert dealer == players - 1 and int(hands[seat]) == hand
         parts = [int(h) for h in hands[:players]] + [int(kitty)]
         assert [bin(p).count("1") for p in parts] == [size] * players + [52 - size * players]
@@ -75,15 +77,19 @@ def test_the_kernel_plays_the_hand_it_was_given():
     hand, seat, players = np.uint64(FRENCH52.mask(STRONG)), 2, 4
     bots = get_game("callpartner").lineup("heuristic,random,heuristic,random").table
     side, passing, roles = (np.empty((40, 4), np.int8), np.empty(40, np.int16), np.empty(40, np.int8))
-    callpartner_advice.completions(np.uint64(7), 3, hand, seat, players, False, True, bots, side, passing, roles)
-    rng, hands, points, scores, _ = play.new_scratch()
+    p = state.params(get_game("callpartner").make_rules(players=players))
+    callpartner_advice.completions(np.uint64(7), 3, hand, seat, p, bots, (side, passing, roles))
+    s = state.new_state(players)
     for sample in (0, 17, 39):
-        for trump in range(4):
-            hands[seat] = hand
-            dealer, kitty = play.start_round(np.uint64(7), sample, 3, players - 1, players, rng, hands, seat)
-            won = play.play_contract(bots, False, rng, hands, kitty, dealer, players, seat, 10, trump, True, points,
-                                     scores)[2]  # fmt: skip
-            assert won == side[sample, trump]
+        for trump in range(4):  # the same deal played through the state machine: the others pass, seat declares
+            state.deal_around_hand(s, p, np.uint64(7), sample, 3, players - 1, seat, hand)
+            for seat_to_move in range(players):
+                action = 40 + trump if seat_to_move == seat else 0
+                assert state.apply(s, p, action) and state.to_move(s) != -1
+            while state.decision(s) == AUCTION:
+                assert state.apply(s, p, 0)
+            assert play.run(s, p, bots, None) == -1
+            assert s.slots[state.SIDE] == side[sample, trump]
 
 
 def test_a_fixed_trump_gives_the_same_completions_as_that_suit_in_the_free_advice():

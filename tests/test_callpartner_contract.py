@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_callpartner_strong import deal_records
 
 import bots.callpartner_strong as strong
 from bots.callpartner import heuristic_call, heuristic_discard
 from cardsim.cards import FRENCH52
-from cardsim.games.callpartner.game import GAME, play_round_py
+from cardsim.games.callpartner import state as sm
+from cardsim.games.callpartner.game import GAME
 from cardsim.games.callpartner.play import SUIT_LETTERS
 from cardsim.games.callpartner.rules import BY_KEY, KITTY_SIZE
 from cardsim.rng import seed_streams
@@ -25,7 +27,7 @@ def declared_by_mc(players: int, contract_samples: int, units: range, **options)
     rules = GAME.make_rules({**options, "players": players})
     names = [MC.format(contract_samples) if s % 2 == 0 else "heuristic" for s in range(players)]
     lineup = GAME.lineup(names, rules)
-    recs = [play_round_py(3, unit, 0, False, -1, rules, lineup) for unit in units]
+    recs = deal_records(3, units, rules, lineup)
     return [r for r in recs if r.declarer >= 0 and r.declarer % 2 == 0]
 
 
@@ -69,10 +71,11 @@ def test_the_discards_keep_the_points_a_bid_of_20_needs():
     aces: a certain -20). The MC discard keeps both aces (its only candidate without points: the two side 2s and
     the two lowest trumps it holds) because that one can reach 20."""
     full = np.uint64(FRENCH52.mask("SA SJ CJ SK SQ ST S9 S8 S7 S6 S5 S4 HA H2 DA D2"))
-    trump, players, seat, dealer = SUIT_LETTERS.index("S"), 4, 1, 0  # the declarer leads the first trick
+    trump, seat, dealer = SUIT_LETTERS.index("S"), 1, 0  # the declarer leads the first trick
     assert int(heuristic_discard(full, 4, trump, False)) == FRENCH52.mask("HA H2 DA D2")
     rng = np.empty((6, 4), np.uint64)
     seed_streams(rng, np.uint64(5), 0, 0)
     called = FRENCH52.parse("CA")
-    chosen = int(strong.mc_discard(32, rng, 1 + seat, full, seat, players, dealer, trump, 20, called, False))
+    chosen = int(strong.mc_discard(32, rng, 1 + seat, full, seat, sm.params(GAME.make_rules({"discards_count": False})),
+                                    dealer, trump, 20, called))
     assert chosen == FRENCH52.mask("S4 S5 H2 D2")

@@ -19,7 +19,7 @@ from cardsim import simulate
 from cardsim.cards import FRENCH52
 from cardsim.cli import main
 from cardsim.errors import CardsimError
-from cardsim.games.callpartner import play, rules
+from cardsim.games.callpartner import rules, state
 from cardsim.games.callpartner.game import GAME
 from cardsim.lineup import Lineup, make_lineup
 
@@ -151,9 +151,10 @@ def by_deal(batch) -> dict:
 
 def dealt(seed: int, unit: int, players: int, sub: int = 0, dealer: int = -1):
     """(dealer, hands as name sets, kitty) of a deal, from the shared deal kernel."""
-    rng, hands = play.new_scratch()[:2]
-    d, kitty = play.start_round(np.uint64(seed), unit, sub, dealer, players, rng, hands)
-    return int(d), [ref.names_of_mask(h) for h in hands[:players]], ref.names_of_mask(kitty)
+    s = state.new_state(players)
+    state.deal(s, state.params(callpartner_rules(players)), np.uint64(seed), unit, sub, dealer)
+    d, kitty = s.slots[state.DEALER], s.slots[state.KITTY]
+    return int(d), [ref.names_of_mask(h) for h in s.hands], ref.names_of_mask(int(kitty))
 
 
 # --- C1, C2 -----------------------------------------------------------------------
@@ -207,11 +208,13 @@ def test_C3_deal_is_uniform(players):
     """C3: every card is equally likely in every hand (relative to the dealer) and in the kitty, and the dealer
     is uniform: a chi-square check over 8,000 deals (fails only for a real bias)."""
     n = 8000
-    rng, hands = play.new_scratch()[:2]
+    s, p = state.new_state(players), state.params(callpartner_rules(players))
+    hands = s.hands
     first = np.zeros(players)
     masks = np.zeros((n, players + 1), np.uint64)
     for unit in range(n):
-        dealer, kitty = play.start_round(np.uint64(5), unit, 0, -1, players, rng, hands)
+        state.deal(s, p, np.uint64(5), unit, 0, -1)
+        dealer, kitty = s.slots[state.DEALER], np.uint64(s.slots[state.KITTY])
         first[dealer] += 1
         for offset in range(players):
             masks[unit, offset] = hands[(dealer + offset) % players]

@@ -80,8 +80,8 @@ CASES = {
     ("callpartner", "random", None, ("rounds", 400)): "7fabbbb742fcde51",
     ("callpartner", "heuristic,random,heuristic", "players=3,all_pass=dealer_forced", ("games", 5)): "880feaa763c39235",
     ("callpartner", "heuristic", "players=5,discards_count=false", ("rounds", 400)): "bb7c533cf961984b",
-    ("callpartner", "{mc},heuristic,random,heuristic", None, ("rounds", 3)): "c8f5d11f717576b3",
-    ("callpartner", "DigestBot,heuristic,random,heuristic", "all_pass=dealer_forced", ("games", 2)): "eac1a1235008c72a",
+    ("callpartner", "{mc},heuristic,random,heuristic", None, ("rounds", 3)): "25769db9125bd11c",
+    ("callpartner", "DigestBot,heuristic,random,heuristic", "all_pass=dealer_forced", ("games", 2)): "b27b1f39e3054e74",
 }
 
 

@@ -35,7 +35,8 @@ import numpy as np
 import pandas as pd
 from numba import njit, prange
 
-from bots.callpartner import RANDOM, best_trump, heuristic_bid
+from bots.callpartner import PASS_PLAY as PASS
+from bots.callpartner import ROLES, best_trump, complete, heuristic_bid
 from cardsim.advise import (
     Advice,
     best_option,
@@ -48,7 +49,6 @@ from cardsim.advise import (
 )
 from cardsim.cards import FRENCH52, SUIT_SYMBOLS, SUITS
 from cardsim.errors import CardsimError
-from cardsim.games.callpartner.play import auction, new_scratch, play_contract, start_round
 from cardsim.games.callpartner.rules import (
     ACE,
     ACE_OF_SPADES,
@@ -60,64 +60,25 @@ from cardsim.games.callpartner.rules import (
     TWO,
     card_points,
 )
+from cardsim.games.callpartner.state import DEALER, Params, deal, new_state, params
 from cardsim.options import rules_text
 from cardsim.rng import check_seed
 
 LEVELS = np.arange(MIN_BID, MAX_BID + 1)
-PASS = 4  # play index of the pass; 0..3 are the seat declaring in S H D C
-PLAYS = PASS + 1
 BLOCK = 16  # samples per parallel work item (each plays five deals)
-# How the seat ended a deal it passed in (the pass play's ``roles``).
-ROLES = ("all_passed", "defender", "partner", "forced_declarer")
-NOBODY, DEFENDER, PARTNER, DECLARER = range(4)
-
-
-@njit(cache=True)
-def complete(
-    seed: np.uint64, sample: int, key: int, hand: np.uint64, seat: int, players: int, forced: bool,
-    discards_count: bool, bots: np.ndarray, random_only: bool, scratch: tuple, side: np.ndarray, passing: np.ndarray,
-    roles: np.ndarray,
-) -> None:  # fmt: skip
-    """One completion (streams (seed, sample, key)) of the deals around ``hand`` at ``seat`` (the dealer is the
-    last seat), played five times: side[sample, trump] = the declaring side's points when the seat declares in
-    that trump; passing[sample] and roles[sample] = the seat's score and role when it passes and the bots hold
-    the auction. ``scratch`` is ``new_scratch()``."""
-    rng, hands, points, scores, _ = scratch
-    dealer = players - 1
-    for play in range(PLAYS):
-        hands[seat] = hand
-        _, kitty = start_round(seed, sample, key, dealer, players, rng, hands, seat)
-        if play < PASS:  # the others pass; the level only matters for the score, taken from side
-            declarer, bid, trump = seat, MIN_BID, play
-        else:
-            declarer, bid, trump = auction(bots, rng, hands, dealer, players, forced, seat)
-            if declarer < 0:
-                passing[sample], roles[sample] = 0, NOBODY
-                continue
-        _, partner, won = play_contract(bots, random_only, rng, hands, kitty, dealer, players, declarer, bid, trump,
-                                        discards_count, points, scores)  # fmt: skip
-        if play < PASS:
-            side[sample, play] = won
-        else:
-            passing[sample] = scores[seat]
-            roles[sample] = DECLARER if declarer == seat else PARTNER if partner == seat else DEFENDER
 
 
 @njit(parallel=True, cache=True)
 def completions(
-    seed: np.uint64, key: int, hand: np.uint64, seat: int, players: int, forced: bool, discards_count: bool,
-    bots: np.ndarray, side: np.ndarray, passing: np.ndarray, roles: np.ndarray,
+    seed: np.uint64, key: int, hand: np.uint64, seat: int, p: Params, bots: np.ndarray, out: tuple
 ) -> None:  # fmt: skip
-    """``complete`` for every sample s < side.shape[0], in parallel blocks."""
-    samples = side.shape[0]
-    random_only = True
-    for s in range(players):
-        random_only = random_only and bots[s, 0] == RANDOM
+    """``bots.callpartner.complete`` (one completion played five times over the round's state machine) for every
+    sample s < side.shape[0] of ``out`` = (side, passing, roles), in parallel blocks."""
+    samples = out[0].shape[0]
     for block in prange((samples + BLOCK - 1) // BLOCK):
-        scratch = new_scratch()
+        s = new_state(p.players)
         for sample in range(block * BLOCK, min(samples, (block + 1) * BLOCK)):
-            complete(seed, sample, key, hand, seat, players, forced, discards_count, bots, random_only, scratch, side,
-                     passing, roles)  # fmt: skip
+            complete(s, p, bots, seed, key, sample, hand, seat, out)
 
 
 def _play(seed: int, key: int, hand: int, seat: int, rules: Any, bots: np.ndarray, samples: int) -> tuple:
@@ -125,8 +86,7 @@ def _play(seed: int, key: int, hand: int, seat: int, rules: Any, bots: np.ndarra
     side = np.empty((samples, PASS), np.int8)
     passing = np.empty(samples, np.int16)
     roles = np.empty(samples, np.int8)
-    completions(np.uint64(seed), key, np.uint64(hand), seat, rules.players, rules.all_pass == "dealer_forced",
-                rules.discards_count, bots, side, passing, roles)  # fmt: skip
+    completions(np.uint64(seed), key, np.uint64(hand), seat, params(rules), bots, (side, passing, roles))
     return side, passing, roles
 
 
@@ -249,12 +209,13 @@ def bid_table(
     """
     rule_set, _, ids = completion_setup("callpartner", players, bots, rules)
     hands, samples, seed = check_count(hands, "hands"), check_count(samples, "samples"), check_seed(seed)
-    rng, dealt = new_scratch()[:2]
+    p, state = params(rule_set), new_state(rule_set.players)
     rows = []
     for h in range(hands):
-        dealer = int(start_round(np.uint64(seed), h, 0, -1, rule_set.players, rng, dealt)[0])
+        deal(state, p, np.uint64(seed), h, 0, -1)
+        dealer = int(state.slots[DEALER])
         seat = h % rule_set.players
-        hand = int(dealt[(dealer + 1 + seat) % rule_set.players])
+        hand = int(state.hands[(dealer + 1 + seat) % rule_set.players])
         side, passing, _ = _play(seed, 1 + h, hand, seat, rule_set, ids, samples)
         options = _options(side, passing, list(range(4)))[0]
         best = options.iloc[best_option(options, lower_is_better=False)]

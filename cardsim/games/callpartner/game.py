@@ -1,351 +1,69 @@
-"""Call-partner front: the drivers (a compiled batch kernel and a plain-Python one) over the game's loops in
-``play``, asking strong bots where the loops stop for them; batches of single deals or whole games (C10) as result
-arrays, and replays.
+"""Call-partner front: the Game over the round's state machine (``state``) and its compiled drivers (``play``):
+batches of single deals or whole games (C10) as result arrays, the hooks of the Python driver (``Game.play_unit_py``
+over ``cardsim.driver``), and replays.
 
-Both drivers draw the same random numbers in the same order, so a lineup gives the same deals and decisions
-through either.
+Both drivers play the same state machine with the same random streams, so a lineup gives the same deals and
+decisions through either.
 """
 
 from __future__ import annotations
 
-import random
-import time
 from dataclasses import asdict
+from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 import bots.callpartner as builtin
 import bots.callpartner_strong as strong
-from cardsim.cards import FRENCH52, bit
+from cardsim.cards import FRENCH52
+from cardsim.decisions import AUCTION, CALL, CARD, DECISIONS, DISCARD, DONE
+from cardsim.errors import CardsimError
 from cardsim.games import Game, replay_title
+from cardsim.games.callpartner import state as sm
 from cardsim.games.callpartner.play import (
-    CARDS_PLAYED,
-    DECLARER,
-    GAMES_BLOCK,
-    HIGH,
-    LEADER,
-    ROUNDS_BLOCK,
     SUIT_LETTERS,
-    TRUMP,
     Bid,
     Observation,
-    RoundRecord,
+    Out,
     Trick,
-    answer,
     checked_bid,
     checked_call,
+    checked_card,
     checked_discards,
-    new_scratch,
-    new_state,
-    random_tricks,
-    run_auction,
-    run_tricks,
-    start_auction,
-    start_round,
-    start_tricks,
-    take_contract,
+    run,
+    simulate_games,
 )
 from cardsim.games.callpartner.rules import (
-    DECK_SIZE,
-    FULL_DECK,
-    KEY,
-    MAX_BID,
     MAX_PLAYERS,
     MIN_BID,
     MIN_PLAYERS,
-    NO_SUIT,
-    RANK_OF,
-    SUIT_OF,
-    TWO,
     CallPartnerRules,
     card_points,
-    final_winner,
-    game_over,
-    legal_mask,
-    score_deal,
+    trick_winner,
 )
-from cardsim.lineup import FIRST_STRONG, Lineup
-from cardsim.protocol import Seat, ask, checked_card
+from cardsim.games.callpartner.rules import game_over as deals_over
+from cardsim.lineup import FIRST_STRONG, Lineup, strong_table
 from cardsim.results import Batch
-from cardsim.rng import stream_seed
+from cardsim.rng import seed_streams
 
 BOT_IDS = {**builtin.BOT_IDS, **strong.BOT_IDS}
 BOT_DOCS = {**builtin.BOT_DOCS, **strong.BOT_DOCS}
-
-
-@njit(cache=True, inline="always")
-def play_round(
-    seed: np.uint64, unit: int, sub: int, dealer: int, players: int, forced: bool, discards_count: bool,
-    bots: np.ndarray, strong_bots: np.ndarray | None, random_only: bool, rng: np.ndarray, hands: np.ndarray,
-    points: np.ndarray, scores: np.ndarray, state: np.ndarray, log: np.ndarray,
-) -> tuple:  # fmt: skip
-    """One deal with built-in bots; fills points/scores[seat] (trick points, C9 score). ``random_only``: every
-    seat holds the random bot (the same deal, played by a loop without heuristic code). ``strong_bots`` is None
-    (numba then compiles no strong bot) or the bot table (``Lineup.strong_table``): strong bots are asked for
-    their bids and cards where the game's loops stop for them, and a strong declarer for its call and discards.
-
-    Returns (dealer, declarer, bid, trump, called card, partner, side points, made); a deal nobody
-    declared returns declarer, trump, called card and partner -1 and scores 0 for everybody.
-    """
-    asking = strong_bots is not None
-    dealer, kitty = start_round(seed, unit, sub, dealer, players, rng, hands)
-    start_auction(state, dealer, players)
-    seat = run_auction(bots, asking, rng, hands, dealer, players, forced, -1, state)
-    while strong_bots is not None and seat >= 0:
-        number, suit = strong.bid(strong_bots[seat], rng, 1 + seat, hands[seat], seat, dealer, players, state[HIGH],
-                                  forced, discards_count)  # fmt: skip
-        answer(state, number, suit)
-        seat = run_auction(bots, asking, rng, hands, dealer, players, forced, -1, state)
-    declarer, bid, trump = state[DECLARER], state[HIGH], state[TRUMP]
-    if declarer < 0:
-        for s in range(players):
-            points[s] = 0
-            scores[s] = 0
-        return dealer, -1, 0, NO_SUIT, -1, -1, 0, False
-    called, discards = -1, np.uint64(0)  # -1, empty: the built-in bot decides
-    if strong_bots is not None and bots[declarer, 0] >= FIRST_STRONG:
-        row = strong_bots[declarer]
-        called = strong.call(row, rng, 1 + declarer, hands[declarer], declarer, players, dealer, trump, bid,
-                             discards_count)  # fmt: skip
-        discards = strong.discard(row, rng, 1 + declarer, hands[declarer] | kitty, declarer, players, dealer, trump,
-                                  bid, called, discards_count)  # fmt: skip
-    called, partner, discards = take_contract(bots, rng, hands, kitty, players, declarer, trump, discards_count,
-                                              called, discards)  # fmt: skip
-    start_tricks(state, dealer, players, points)
-    if random_only:
-        random_tricks(rng, hands, players, trump, state[LEADER], points)
-    else:
-        seat = run_tricks(bots, asking, rng, hands, players, trump, declarer, partner, called, discards, points, state,
-                          log)  # fmt: skip
-        while strong_bots is not None and seat >= 0:
-            card = strong.play(strong_bots[seat], rng, 1 + seat, hands[seat], seat, players, dealer, trump, declarer,
-                               bid, called, discards if seat == declarer else np.uint64(0), discards_count, log,
-                               state[CARDS_PLAYED])  # fmt: skip
-            answer(state, card)
-            seat = run_tricks(bots, asking, rng, hands, players, trump, declarer, partner, called, discards, points,
-                              state, log)  # fmt: skip
-    side = score_deal(players, declarer, partner, bid, points, card_points(discards), discards_count, scores)
-    return dealer, declarer, bid, trump, called, partner, side, side >= bid
-
-
-@njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
-def simulate_games(
-    seed: np.uint64, start: int, players: int, games: bool, target: int, max_deals: int, forced: bool,
-    discards_count: bool, bots: np.ndarray, strong_bots: np.ndarray | None, played: np.ndarray, dealers: np.ndarray,
-    declarers: np.ndarray,
-    bids: np.ndarray, trumps: np.ndarray, called: np.ndarray, partners: np.ndarray, side_points: np.ndarray,
-    made: np.ndarray, points: np.ndarray, scores: np.ndarray,
-) -> None:  # fmt: skip
-    """Units ``start ..`` in parallel: single deals (stream (seed, unit, 0)), or whole games (C10) whose deal d
-    is stream (seed, unit, d), the dealer rotating from a random first dealer. Out arrays are
-    [unit, deal(, seat)]; ``played[unit]`` says how many deals are filled. ``strong_bots``: see ``play_round``."""
-    count = played.shape[0]
-    block = GAMES_BLOCK if games else ROUNDS_BLOCK
-    random_only = True
-    for s in range(players):
-        random_only = random_only and bots[s, 0] == builtin.RANDOM
-    for b in prange((count + block - 1) // block):
-        rng, hands, pts, sc, totals = new_scratch()
-        state, log = new_state(), np.empty(DECK_SIZE, np.int64)
-        for u in range(b * block, min(count, (b + 1) * block)):
-            for s in range(players):
-                totals[s] = 0
-            d, first = 0, -1
-            while True:
-                dealer = -1 if d == 0 else (first + d) % players  # the deal rotates (C3)
-                result = play_round(seed, start + u, d, dealer, players, forced, discards_count, bots, strong_bots,
-                                    random_only, rng, hands, pts, sc, state, log)  # fmt: skip
-                if d == 0:
-                    first = result[0]
-                dealers[u, d], declarers[u, d], bids[u, d], trumps[u, d] = result[0], result[1], result[2], result[3]
-                called[u, d], partners[u, d], side_points[u, d], made[u, d] = result[4], result[5], result[6], result[7]
-                for s in range(players):
-                    points[u, d, s], scores[u, d, s] = pts[s], sc[s]
-                    totals[s] += sc[s]
-                d += 1
-                if not games or game_over(totals, players, d, target, max_deals):
-                    break
-            played[u] = d
-
-
-
-# --- the Python driver ----------------------------------------------------------
-
-
-def play_round_py(
-    seed: int, unit: int, sub: int, in_game: bool, dealer: int, rules, lineup: Lineup, times: list | None = None
-) -> RoundRecord:
-    """One deal in plain Python (deal ``sub`` of unit ``unit``; ``in_game``: the unit is a game, for error
-    messages); ``lineup.bots[seat]`` is a built-in bot id (int) or a Python bot object. ``times``, if given,
-    collects the seconds each decision of a strong bot took (``decision_times``)."""
-    players, kitty_size = rules.players, rules.kitty
-    forced, discards_count = rules.all_pass == "dealer_forced", rules.discards_count
-    rng, hands = new_scratch()[:2]
-    dealer, kitty = (int(x) for x in start_round(np.uint64(seed), unit, sub, dealer, players, rng, hands))
-    rec = RoundRecord(dealer, [int(h) for h in hands[:players]], kitty)
-    bots, table_rows = lineup.bots, lineup.table
-    seats = [Seat(lineup.names[s], s, "callpartner", seed, unit, sub, in_game) for s in range(players)]
-    python_rngs = {s: random.Random(stream_seed(seed, unit, sub, 1 + s)) for s in range(players)}
-    points = [0] * players
-    table = {"high": 0, "trick": [], "leader": -1, "revealed": False, "discarded": False}
-
-    def observe(seat: int, decision: str, legal: int, min_bid: int = MIN_BID, is_forced: bool = False) -> Observation:
-        declared = rec.declarer >= 0 and decision != "bid"
-        called = rec.called if declared and decision != "call" else -1
-        is_declarer = seat == rec.declarer
-        knows_partner = called >= 0 and (
-            table["revealed"] or (seat == rec.partner) or (is_declarer and rec.partner < 0 and decision != "call")
-        )
-        sees_kitty = is_declarer and decision in ("discard", "play")
-        return Observation(
-            decision, seat, dealer, players, FRENCH52.names(int(hands[seat])).split(), FRENCH52.names(legal).split(),
-            list(rec.auction), table["high"] or None, min_bid, is_forced,
-            rec.declarer if declared else None, rec.bid if declared else None,
-            SUIT_LETTERS[rec.trump] if declared else None, FRENCH52.name_of(called) if called >= 0 else None,
-            rec.partner if knows_partner and rec.partner >= 0 else None, knows_partner,
-            FRENCH52.names(kitty).split() if sees_kitty else None,
-            FRENCH52.names(rec.discards).split() if is_declarer and table["discarded"] else None, kitty_size,
-            [FRENCH52.name_of(c) for c in table["trick"]], table["leader"], list(rec.tricks), list(points),
-            python_rngs[seat], seed, unit, sub,
-        )  # fmt: skip
-
-    # C4: the auction, from the dealer's left
-    passed, active, turn = set(), players, 0
-    seat = (dealer + 1) % players
-    while True:
-        if seat not in passed:
-            bot, high = bots[seat], table["high"]
-            if isinstance(bot, int) and bot >= FIRST_STRONG:
-                number, suit = timed(times, strong.bid, table_rows[seat], rng, 1 + seat, hands[seat], seat, dealer,
-                                     players, high, forced, discards_count)  # fmt: skip
-            elif isinstance(bot, int):
-                number, suit = (int(x) for x in builtin.bid(bot, rng, 1 + seat, hands[seat], high, players))
-            else:
-                min_bid = max(MIN_BID, high + 1)
-                answer = ask(bot.bid, observe(seat, "bid", 0, min_bid), seats[seat], f"auction turn {turn + 1}")
-                number, suit = checked_bid(answer, min_bid, False, seats[seat], f"auction turn {turn + 1}")
-            turn += 1
-            if number == 0:
-                passed.add(seat)
-                active -= 1
-                rec.auction.append(Bid(seat, None, None))
-            else:
-                table["high"], rec.trump, rec.declarer = number, suit, seat
-                rec.auction.append(Bid(seat, number, SUIT_LETTERS[suit]))
-            if table["high"] == MAX_BID or active == 0 or (rec.declarer >= 0 and active == 1):
-                break
-        seat = (seat + 1) % players
-    if rec.declarer < 0 and forced:  # all passed: the dealer declares 10 in a suit of choice
-        bot = bots[dealer]
-        if isinstance(bot, int):
-            suit = int(builtin.forced_trump(bot, rng, 1 + dealer, hands[dealer], players))
-        else:
-            decision = f"auction turn {turn + 1} (all passed: the dealer declares {MIN_BID})"
-            answer = ask(bot.bid, observe(dealer, "bid", 0, MIN_BID, True), seats[dealer], decision)
-            suit = checked_bid(answer, MIN_BID, True, seats[dealer], decision)[1]
-        table["high"], rec.trump, rec.declarer = MIN_BID, suit, dealer
-        rec.auction.append(Bid(dealer, MIN_BID, SUIT_LETTERS[suit]))
-    rec.bid = table["high"]
-    declarer, trump = rec.declarer, rec.trump
-    if declarer < 0:  # nobody declared: the deal scores nothing (redeal)
-        rec.points = points
-        rec.scores = [0] * players
-        return rec
-
-    # C5: the partner call
-    bot = bots[declarer]
-    strong_declarer = isinstance(bot, int) and bot >= FIRST_STRONG
-    if strong_declarer:
-        called = timed(times, strong.call, table_rows[declarer], rng, 1 + declarer, hands[declarer], declarer, players,
-                       dealer, trump, rec.bid, discards_count)  # fmt: skip
-    elif isinstance(bot, int):
-        called = int(builtin.call(bot, rng, 1 + declarer, hands[declarer], trump))
-    else:
-        free = int(FULL_DECK) & ~int(hands[declarer])
-        called = checked_call(ask(bot.call, observe(declarer, "call", free), seats[declarer], "call"),
-                               int(hands[declarer]), seats[declarer])  # fmt: skip
-    rec.called = called
-    rec.partner = next((s for s in range(players) if int(hands[s]) >> called & 1), -1)
-    partner = rec.partner
-
-    # C6: the kitty and the discards
-    hands[declarer] |= np.uint64(kitty)
-    if strong_declarer:
-        discards = timed(times, strong.discard, table_rows[declarer], rng, 1 + declarer, hands[declarer], declarer,
-                         players, dealer, trump, rec.bid, called, discards_count)  # fmt: skip
-    elif isinstance(bot, int):
-        discards = int(builtin.discard(bot, rng, 1 + declarer, hands[declarer], kitty_size, trump, discards_count))
-    else:
-        hand = int(hands[declarer])
-        answer = ask(bot.discard, observe(declarer, "discard", hand), seats[declarer], "discard")
-        discards = checked_discards(answer, hand, kitty_size, seats[declarer])
-    rec.discards = discards
-    table["discarded"] = True
-    hands[declarer] ^= np.uint64(discards)
-
-    # C7, C8: the tricks
-    leader = (dealer + 1) % players
-    played, log, n_log = 0, np.zeros(DECK_SIZE, np.int64), 0  # log: the cards in play order (strong bots)
-    for t in range(rules.hand_size):
-        led, top_key, winner, one_suit, two_holder, trick = NO_SUIT, -1, leader, True, -1, 0
-        table["trick"], table["leader"] = [], leader
-        for i in range(players):
-            seat = (leader + i) % players
-            legal = int(legal_mask(hands[seat], led))
-            bot = bots[seat]
-            if isinstance(bot, int) and bot >= FIRST_STRONG:
-                own = np.uint64(discards if seat == declarer else 0)
-                card = timed(times, strong.play, table_rows[seat], rng, 1 + seat, hands[seat], seat, players, dealer,
-                             trump, declarer, rec.bid, called, own, discards_count, log, n_log)  # fmt: skip
-            elif isinstance(bot, int):
-                card = int(builtin.play(bot, rng, 1 + seat, hands[seat], np.uint64(legal), i, players, trump, led,
-                                        top_key, winner, one_suit, two_holder, np.uint64(trick), seat, declarer,
-                                        partner, table["revealed"], np.uint64(played),
-                                        np.uint64(discards)))  # fmt: skip
-            else:
-                decision = f"trick {t + 1}, card {i + 1}"
-                answer = ask(bot.play, observe(seat, "play", legal), seats[seat], decision)
-                card = checked_card(answer, legal, FRENCH52, seats[seat], decision)
-            hands[seat] ^= bit(card)
-            trick |= 1 << card
-            log[n_log], n_log = card, n_log + 1
-            table["trick"].append(card)
-            if i == 0:
-                led = int(SUIT_OF[card])
-            key = int(KEY[trump, card])
-            if key > top_key:
-                top_key, winner = key, seat
-            one_suit = one_suit and int(SUIT_OF[card]) == led
-            if RANK_OF[card] == TWO:
-                two_holder = seat
-            table["revealed"] = table["revealed"] or card == called
-        winner = int(final_winner(winner, top_key, one_suit, two_holder))
-        won = int(card_points(np.uint64(trick)))
-        points[winner] += won
-        rec.tricks.append(Trick(leader, tuple(FRENCH52.name_of(c) for c in table["trick"]), winner, won))
-        played |= trick
-        leader = winner
-    table["trick"], table["leader"] = [], -1
-    rec.points = points
-    scores = np.zeros(players, np.int64)
-    rec.side_points = int(score_deal(players, declarer, partner, rec.bid, np.array(points, np.int64),
-                                     int(card_points(np.uint64(discards))), discards_count, scores))  # fmt: skip
-    rec.made = rec.side_points >= rec.bid
-    rec.scores = [int(x) for x in scores]
-    return rec
-
-
-def timed(times: list | None, decide, *args) -> tuple | int:
-    """A compiled strong bot's decision as Python ints; its seconds appended to ``times`` if given."""
-    start = time.perf_counter()
-    result = decide(*args)
-    if times is not None:
-        times.append(time.perf_counter() - start)
-    return tuple(int(x) for x in result) if isinstance(result, tuple) else int(result)
-
-
 PER_ROUND = ("dealer", "declarer", "bid", "trump", "called_card", "partner", "side_points")
+OBS_DECISION = {AUCTION: "bid", CALL: "call", DISCARD: "discard", CARD: "play", DONE: "done"}
+
+
+def _mask(cards: Any) -> int:
+    """A card mask from a mask or card names (a string or a list)."""
+    if isinstance(cards, (int, np.integer)):
+        return int(cards)
+    text = " ".join(cards) if isinstance(cards, (list, tuple)) else str(cards)
+    return sum(1 << FRENCH52.parse(c) for c in text.split())
+
+
+def _bid(code: int) -> tuple[int, str] | None:
+    """An auction action code in public form: None for a pass, else (number, suit letter)."""
+    return None if code == sm.PASS else (int(code) >> 2, SUIT_LETTERS[int(code) & 3])
 
 
 class CallPartner(Game):
@@ -361,6 +79,7 @@ class CallPartner(Game):
     lower_is_better = False
     categories = {"trump": list(SUIT_LETTERS), "called_card": [FRENCH52.name_of(c) for c in range(52)]}
     ratios = {"contracts_made_rate": ("made_as_declarer_rate", "declared_rate")}  # share of its contracts made
+    state_type = sm.State
 
     def run(
         self, rules: CallPartnerRules, lineup: Lineup, seed: int, start: int, count: int, games: bool,
@@ -374,19 +93,20 @@ class CallPartner(Game):
         points = np.zeros((count, deals, players), np.int8)
         scores = np.zeros((count, deals, players), np.int16)
         if lineup.compiled and engine != "python":
-            simulate_games(np.uint64(seed), start, players, games, rules.target, rules.max_deals,
-                           rules.all_pass == "dealer_forced", rules.discards_count, lineup.table, lineup.strong_table,
-                           played,
-                           *per_round.values(), made, points, scores)  # fmt: skip
+            out = Out(played, *per_round.values(), made, points, scores)
+            simulate_games(np.uint64(seed), start, sm.params(rules), games, lineup.table, lineup.strong_table, out)
         else:
             for u in range(count):
-                records = self.play_unit_py(rules, lineup, seed, start + u, games)
-                played[u] = len(records)
-                for d, rec in enumerate(records):
-                    values = (rec.dealer, rec.declarer, rec.bid, rec.trump, rec.called, rec.partner, rec.side_points)
+                states = self.play_unit_py(rules, lineup, seed, start + u, games)
+                played[u] = len(states)
+                for d, s in enumerate(states):
+                    slots = s.slots
+                    values = (slots[sm.DEALER], slots[sm.DECLARER], slots[sm.HIGH], slots[sm.TRUMP], slots[sm.CALLED],
+                              slots[sm.PARTNER], slots[sm.SIDE])  # fmt: skip
                     for name, value in zip(PER_ROUND, values, strict=True):
                         per_round[name][u, d] = value
-                    made[u, d], points[u, d], scores[u, d] = rec.made, rec.points, rec.scores
+                    made[u, d] = slots[sm.DECLARER] >= 0 and slots[sm.SIDE] >= slots[sm.HIGH]
+                    points[u, d], scores[u, d] = s.points, s.scores
         per_round["made"] = made
         return Batch(start, played, per_round, {"points": points, "score": scores}, games, self.score, True)
 
@@ -402,45 +122,174 @@ class CallPartner(Game):
             "made_as_partner_rate": made_partner,
         }
 
-    def play_unit_py(
-        self, rules: CallPartnerRules, lineup: Lineup, seed: int, unit: int, games: bool, upto: int | None = None
-    ) -> list:
-        """Deal records of one single deal, or of one whole game (C10), through the Python driver."""
-        records = []
-        totals = np.zeros(rules.players, np.int64)
-        while not records or (games and not game_over(totals, rules.players, len(records), rules.target,
-                                                       rules.max_deals)):  # fmt: skip
-            d = len(records)
-            dealer = -1 if d == 0 else (records[0].dealer + d) % rules.players
-            rec = play_round_py(seed, unit, d, games, dealer, rules, lineup)
-            records.append(rec)
-            totals += rec.scores
-            if d == upto:
-                break
-        return records
+    # --- the hooks of the round's state machine (cardsim.games.Game) -------------------------------------------
+
+    def deal(self, rules: CallPartnerRules, seed: int, unit: int, sub: int, dealer: int, in_game: bool) -> sm.State:
+        s = sm.new_state(rules.players)
+        p = sm.params(rules)
+        sm.deal(s, p, np.uint64(seed), unit, sub, dealer)
+        sm.seed_bots(s, p, np.uint64(seed), unit, sub)
+        return s
+
+    def start(self, rules: CallPartnerRules, hands: list, dealer: int, kitty: Any = 0, **shown: Any) -> sm.State:
+        """A round from given ``hands`` (masks or card names, one per seat) and ``kitty`` (a mask or card names)
+        dealt by ``dealer``; the random streams are those of seed 0, round 0."""
+        if shown:
+            raise CardsimError(f"callpartner shows no {', '.join(shown)}; a round starts from hands and a kitty")
+        masks = [_mask(h) for h in hands]
+        kitty_mask = _mask(kitty)
+        if len(masks) != rules.players or not 0 <= dealer < rules.players:
+            raise CardsimError(f"callpartner with {rules.players} players needs {rules.players} hands and a dealer "
+                               f"0..{rules.players - 1}")  # fmt: skip
+        cards = [*masks, kitty_mask]
+        sizes = [rules.hand_size] * rules.players + [rules.kitty]
+        if [bin(m).count("1") for m in cards] != sizes or sum(cards) != (1 << 52) - 1:
+            raise CardsimError(f"callpartner with {rules.players} players deals {rules.hand_size} cards to each hand "
+                               f"and {rules.kitty} to the kitty, every card once")  # fmt: skip
+        s = sm.new_state(rules.players)
+        seed_streams(s.rng, np.uint64(0), 0, 0)
+        sm.start(s, sm.params(rules), dealer, np.array(masks, np.uint64), np.uint64(kitty_mask))
+        return s
+
+    def to_move(self, rules: CallPartnerRules, state: sm.State) -> int:
+        return int(sm.to_move(state))
+
+    def decision(self, rules: CallPartnerRules, state: sm.State) -> str:
+        phase = int(state.slots[sm.PHASE])
+        return "done" if phase == DONE else DECISIONS[phase]
+
+    def decision_label(self, rules: CallPartnerRules, state: sm.State) -> str:
+        slots, phase = state.slots, int(state.slots[sm.PHASE])
+        if phase == AUCTION:
+            forced = f" (all passed: the dealer declares {MIN_BID})" if slots[sm.FORCED] else ""
+            return f"auction turn {slots[sm.CALLS] + 1}{forced}"
+        if phase == CARD:
+            k = int(slots[sm.CARDS])
+            return f"trick {k // rules.players + 1}, card {k % rules.players + 1}"
+        return self.decision(rules, state)
+
+    def legal(self, rules: CallPartnerRules, state: sm.State) -> list:
+        if state.slots[sm.PHASE] == AUCTION:
+            out = np.empty(64, np.int64)
+            n = sm.legal_actions(state, sm.params(rules), out)
+            return [_bid(c) for c in out[:n]]
+        return FRENCH52.names(int(sm.legal_cards(state, sm.params(rules)))).split()
+
+    def apply(self, rules: CallPartnerRules, state: sm.State, action: Any) -> None:
+        slots, phase, p = state.slots, int(state.slots[sm.PHASE]), sm.params(rules)
+        legal = int(sm.legal_cards(state, p))
+        if phase == AUCTION:
+            code = checked_bid(action, int(sm.lowest_bid(state)), bool(slots[sm.FORCED]))
+        elif phase == CALL:
+            code = checked_call(action, int(state.hands[slots[sm.DECLARER]]))
+        elif phase == DISCARD:
+            code = checked_card(action, legal)
+        elif phase == CARD:
+            code = checked_card(action, legal)
+        else:
+            raise CardsimError(f"the round is over: no action is legal, not {action!r}")
+        if not sm.apply(state, p, code):  # the checks above are the state machine's, in words
+            raise CardsimError(f"{action!r} is not legal; legal: {self.legal(rules, state)}")
+
+    def answer_actions(self, rules: CallPartnerRules, state: sm.State, answer: Any) -> list:
+        """A declarer's list of discards is one discard action per card (checked as a whole first, C6)."""
+        if state.slots[sm.PHASE] == DISCARD:
+            hand = int(state.hands[state.slots[sm.DECLARER]])
+            return checked_discards(answer, hand, rules.kitty - int(state.slots[sm.N_DISCARDS]))
+        return [answer]
+
+    def observation(self, rules: CallPartnerRules, state: sm.State, seat: int, rng: Any) -> Observation:
+        slots, phase, players = state.slots, int(state.slots[sm.PHASE]), rules.players
+        declarer, partner = int(slots[sm.DECLARER]), int(slots[sm.PARTNER])
+        declared = declarer >= 0 and phase != AUCTION
+        called = int(slots[sm.CALLED]) if declared and phase != CALL else -1
+        is_declarer = seat == declarer
+        knows_partner = called >= 0 and (bool(slots[sm.REVEALED]) or seat == partner
+                                         or (is_declarer and partner < 0 and phase != CALL))  # fmt: skip
+        sees_kitty = is_declarer and declared and phase != CALL
+        k = int(slots[sm.CARDS])
+        in_trick = k % players if phase == CARD else 0
+        legal = int(sm.legal_cards(state, sm.params(rules))) if seat == slots[sm.SEAT] else 0
+        high = int(slots[sm.HIGH])
+        return Observation(
+            OBS_DECISION[phase], seat, int(slots[sm.DEALER]), players, FRENCH52.names(int(state.hands[seat])).split(),
+            FRENCH52.names(legal).split(), self._auction(state), high or None,
+            int(sm.lowest_bid(state)) if phase == AUCTION else MIN_BID, bool(slots[sm.FORCED]),
+            declarer if declared else None, high if declared else None,
+            SUIT_LETTERS[slots[sm.TRUMP]] if declared else None, FRENCH52.name_of(called) if called >= 0 else None,
+            partner if knows_partner and partner >= 0 else None, knows_partner,
+            FRENCH52.names(int(slots[sm.KITTY])).split() if sees_kitty else None,
+            FRENCH52.names(int(slots[sm.DISCARDS])).split() if is_declarer and slots[sm.N_DISCARDS] else None,
+            rules.kitty, [FRENCH52.name_of(int(c)) for c in state.log[k - in_trick : k]],
+            int(slots[sm.LEADER]) if phase == CARD else -1, self._tricks(rules, state),
+            [int(x) for x in state.points], rng,
+        )  # fmt: skip
+
+    def bot_action(self, rules: CallPartnerRules, state: sm.State, row: np.ndarray) -> Any:
+        s, p, seat = sm.copy_state(state), sm.params(rules), int(state.slots[sm.SEAT])
+        if seat < 0:
+            raise CardsimError("the round is over: no bot acts")
+        row = np.asarray(row, np.float64)
+        code = int(strong.act(row, s, p, seat) if row[0] >= FIRST_STRONG else builtin.act(int(row[0]), s, p, seat))
+        return _bid(code) if state.slots[sm.PHASE] == AUCTION else FRENCH52.name_of(code)
+
+    def run_bots(self, rules: CallPartnerRules, state: sm.State, table: np.ndarray) -> int:
+        return int(run(state, sm.params(rules), table, strong_table(table)))
+
+    def scores(self, rules: CallPartnerRules, state: sm.State) -> list[int]:
+        return [int(x) for x in state.scores]
+
+    def dealer_of(self, rules: CallPartnerRules, state: sm.State) -> int:
+        return int(state.slots[sm.DEALER])
+
+    def game_over(self, rules: CallPartnerRules, totals: np.ndarray, rounds: int) -> bool:
+        return bool(deals_over(np.asarray(totals, np.int64), rules.players, rounds, rules.target, rules.max_deals))
+
+    def _auction(self, state: sm.State) -> list[Bid]:
+        calls = []
+        for seat, code in state.auction[: state.slots[sm.CALLS]]:
+            bid = _bid(code)
+            calls.append(Bid(int(seat), None, None) if bid is None else Bid(int(seat), *bid))
+        return calls
+
+    def _tricks(self, rules: CallPartnerRules, state: sm.State) -> list[Trick]:
+        """The finished tricks, from the log of cards (C7: the first led left of the dealer, then by the winner)."""
+        players, trump = rules.players, int(state.slots[sm.TRUMP])
+        leader, tricks = (int(state.slots[sm.DEALER]) + 1) % players, []
+        for t in range(int(state.slots[sm.CARDS]) // players):
+            cards = state.log[t * players : (t + 1) * players]
+            winner = (leader + int(trick_winner(cards, players, trump))) % players
+            won = int(card_points(np.uint64(sum(1 << int(c) for c in cards))))
+            tricks.append(Trick(leader, tuple(FRENCH52.name_of(int(c)) for c in cards), winner, won))
+            leader = winner
+        return tricks
+
+    def record(self, rules: CallPartnerRules, state: sm.State) -> dict:
+        slots = state.slots
+        declarer, partner = int(slots[sm.DECLARER]), int(slots[sm.PARTNER])
+        declared = declarer >= 0 and slots[sm.PHASE] != AUCTION
+        return {
+            "players": rules.players,
+            "dealer": int(slots[sm.DEALER]),
+            "hands": [FRENCH52.names(int(h)).split() for h in state.dealt],
+            "kitty": FRENCH52.names(int(slots[sm.KITTY])).split(),
+            "auction": [asdict(b) for b in self._auction(state)],
+            "declarer": declarer if declared else None,
+            "bid": int(slots[sm.HIGH]) if declared else None,
+            "trump": SUIT_LETTERS[slots[sm.TRUMP]] if declared else None,
+            "called_card": FRENCH52.name_of(int(slots[sm.CALLED])) if declared and slots[sm.CALLED] >= 0 else None,
+            "partner": partner if partner >= 0 else None,
+            "discards": FRENCH52.names(int(slots[sm.DISCARDS])).split(),
+            "tricks": [{**asdict(t), "cards": list(t.cards)} for t in self._tricks(rules, state)],
+            "points": [int(x) for x in state.points],
+            "side_points": int(slots[sm.SIDE]) if declared else None,
+            "made": bool(slots[sm.SIDE] >= slots[sm.HIGH]) if declared else None,
+            "scores": [int(x) for x in state.scores],
+        }
 
     def replay(self, rules: CallPartnerRules, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:
-        rec = self.replay_round(rules, lineup, seed, round, game_no)
-        declared = rec.declarer >= 0
-        return self.replay_record(
-            rules, lineup, seed, round, game_no,
-            players=rules.players,
-            dealer=rec.dealer,
-            hands=[FRENCH52.names(h).split() for h in rec.hands],
-            kitty=FRENCH52.names(rec.kitty).split(),
-            auction=[asdict(b) for b in rec.auction],
-            declarer=rec.declarer if declared else None,
-            bid=rec.bid if declared else None,
-            trump=SUIT_LETTERS[rec.trump] if declared else None,
-            called_card=FRENCH52.name_of(rec.called) if declared else None,
-            partner=rec.partner if rec.partner >= 0 else None,
-            discards=FRENCH52.names(rec.discards).split(),
-            tricks=[{**asdict(t), "cards": list(t.cards)} for t in rec.tricks],
-            points=rec.points,
-            side_points=rec.side_points if declared else None,
-            made=rec.made if declared else None,
-            scores=rec.scores,
-        )  # fmt: skip
+        state = self.replay_round(rules, lineup, seed, round, game_no)
+        return self.replay_record(rules, lineup, seed, round, game_no, **self.record(rules, state))
 
     def format_replay(self, record: dict) -> str:
         bots = record["bots"]
@@ -485,6 +334,7 @@ class CallPartner(Game):
                 f"score {record['scores'][seat]:>4}"
             )
         return "\n".join(lines)
+
 
 
 @njit(cache=True)

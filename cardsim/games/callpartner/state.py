@@ -1,0 +1,443 @@
+"""The call-partner round as one state machine (RULES.md C3-C9): deal, auction, call, kitty and discards, tricks.
+
+This is the only code that advances a call-partner round: the batch kernels, the plain-Python driver, the
+strong bots' play-outs and the bid advice all play through ``apply`` (or, in the measured fast trick loops of
+``bots.callpartner``, through the same inlined register-level steps ``play_card`` / ``end_trick`` that ``apply``
+uses). It imports only the rules, cards, deal, rng and decision codes.
+
+State (a NamedTuple of fixed-shape arrays; copying every array copies the round and its random draws)::
+
+    slots:   int64[SLOTS]          the scalars below (masks of cards as int64)
+    hands:   uint64[players]       the cards each seat holds now (the declarer's with the kitty until it discards)
+    dealt:   uint64[players]       the hands as dealt (for the replay record)
+    points:  int64[players]        trick points taken so far (C2, C8)
+    scores:  int64[players]        the round's scores once it is over (C9; 0 for everybody after a redeal)
+    auction: int64[MAX_CALLS, 2]   the auction in order: (seat, action code), CALLS entries
+    log:     int64[DECK_SIZE]      the cards played in order (CARDS of them; trick t is log[t*players:(t+1)*players])
+    rng:     uint64[players + 1, 4]  the round's shared streams: 0 deals, 1 + seat serves that seat's built-in
+                                   random/heuristic bot (cardsim.rng)
+    bot_rng: uint64[players, 4]    the strong bots' private streams (cardsim.rng.seed_bot_stream, ``seed_bots``)
+
+    slots[PHASE]      decision code of cardsim.decisions (AUCTION, CALL, DISCARD, CARD) or DONE
+    slots[SEAT]       the seat to move (-1 when DONE)
+    slots[DEALER]     the dealer (C3); the auction opens and the first trick is led at its left
+    slots[HIGH]       the highest bid so far (0: none), the contract's number once the auction is over
+    slots[DECLARER]   the highest bidder so far (-1: none), the declarer once the auction is over
+    slots[TRUMP]      the highest bid's suit, the trump (-1: none)
+    slots[PASSED]     bits of the seats that passed (a pass is final, C4)
+    slots[ACTIVE]     seats that have not passed
+    slots[CALLS]      entries in ``auction``
+    slots[FORCED]     1 while the dealer declares 10 after all passed (all_pass=dealer_forced)
+    slots[CALLED]     the called card (-1 before the call, C5)
+    slots[PARTNER]    its holder (-1: nobody, it is in the kitty)
+    slots[KITTY]      the kitty (mask, C3)
+    slots[DISCARDS]   the declarer's discards so far (mask, C6); slots[N_DISCARDS] how many
+    slots[PLAN]       a bot's chosen discards still to lay down (mask; bot memory of the declarer's seat, not a rule)
+    slots[CARDS]      cards played so far
+    slots[LEADER]     the current trick's leader
+    slots[LED]        its led suit (-1 before the lead)
+    slots[TOP_KEY], slots[WINNER]   the highest KEY in the trick so far and its seat (C8)
+    slots[ONE_SUIT], slots[TWO_HOLDER]   all cards of the led suit so far; the seat that played a 2 (C8 rule 4)
+    slots[TRICK]      the current trick's cards (mask); slots[PLAYED] the finished tricks' cards (mask)
+    slots[REVEALED]   1 once the called card is played (everybody knows the partner)
+    slots[SIDE]       the declaring side's points once the round is over
+
+Actions are ints: in the AUCTION 0 is a pass and ``4 * number + suit`` a bid (number 10..20, suit S H D C =
+0..3: 40..83); after all passed under all_pass=dealer_forced the dealer has an AUCTION decision whose legal
+actions are the four bids of 10 (40..43). CALL, DISCARD (one card per step, ``kitty`` steps) and CARD actions
+are card indexes.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from cardsim.cards import bit, lowest_card
+from cardsim.deal import deal_around, draw_cards
+from cardsim.decisions import AUCTION, CALL, CARD, DISCARD, DONE
+from cardsim.games.callpartner.rules import (
+    DECK_SIZE,
+    FULL_DECK,
+    HAND_SIZE,
+    KEY,
+    KITTY_SIZE,
+    MAX_BID,
+    MAX_PLAYERS,
+    MIN_BID,
+    NO_SUIT,
+    RANK_OF,
+    SUIT_OF,
+    TWO,
+    card_points,
+    final_winner,
+    legal_mask,
+    score_deal,
+)
+from cardsim.rng import DEAL_STREAM, below, seed_bot_stream, seed_streams
+
+(PHASE, SEAT, DEALER, HIGH, DECLARER, TRUMP, PASSED, ACTIVE, CALLS, FORCED, CALLED, PARTNER, KITTY, DISCARDS,
+ N_DISCARDS, PLAN, CARDS, LEADER, LED, TOP_KEY, WINNER, ONE_SUIT, TWO_HOLDER, TRICK, PLAYED, REVEALED, SIDE,
+ SLOTS) = range(28)  # fmt: skip
+MAX_CALLS = 32  # an auction has at most 11 bids, a pass per seat and the forced dealer's bid
+PASS = 0  # the auction's pass; a bid is 4 * number + suit
+# C3 by number of players (index 0..MAX_PLAYERS): cards per hand and in the kitty, for the kernels.
+HAND_OF = np.array([HAND_SIZE.get(p, 0) for p in range(MAX_PLAYERS + 1)], np.int64)
+KITTY_OF = np.array([KITTY_SIZE.get(p, 0) for p in range(MAX_PLAYERS + 1)], np.int64)
+
+
+class State(NamedTuple):
+    """One call-partner round (see the module docstring for the arrays and slots)."""
+
+    slots: np.ndarray
+    hands: np.ndarray
+    dealt: np.ndarray
+    points: np.ndarray
+    scores: np.ndarray
+    auction: np.ndarray
+    log: np.ndarray
+    rng: np.ndarray
+    bot_rng: np.ndarray
+
+
+class Params(NamedTuple):
+    """The rule scalars the kernels need (``params(rules)``)."""
+
+    players: int
+    hand: int  # cards per hand = tricks (C3)
+    kitty: int  # cards in the kitty (C3)
+    forced: bool  # all_pass=dealer_forced (C4)
+    discards_count: bool  # C6
+    target: int  # C10
+    max_deals: int  # C10
+
+
+def params(rules) -> Params:
+    """The kernels' rule scalars of ``rules`` (a CallPartnerRules)."""
+    return Params(rules.players, rules.hand_size, rules.kitty, rules.all_pass == "dealer_forced",
+                  bool(rules.discards_count), rules.target, rules.max_deals)  # fmt: skip
+
+
+def copy_state(s: State) -> State:
+    """A copy of the round and its random streams (Python side)."""
+    return State(*(a.copy() for a in s))
+
+
+@njit(cache=True)
+def new_state(players: int) -> State:
+    """An empty round for ``players`` seats (``deal`` or ``start`` it)."""
+    slots = np.zeros(SLOTS, np.int64)
+    slots[PHASE], slots[SEAT] = DONE, -1
+    return State(slots, np.zeros(players, np.uint64), np.zeros(players, np.uint64), np.zeros(players, np.int64),
+                 np.zeros(players, np.int64), np.zeros((MAX_CALLS, 2), np.int64), np.zeros(DECK_SIZE, np.int64),
+                 np.zeros((players + 1, 4), np.uint64), np.zeros((players, 4), np.uint64))  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _deal(s: State, p: Params, seed: np.uint64, unit: int, sub: int, dealer: int, known: int) -> None:
+    """Seed the shared streams, choose the dealer (random if < 0; drawn either way) and deal (C3): the kitty first,
+    then the hands from the dealer's left, as from a shuffled deck. A seat ``known`` >= 0 keeps ``s.hands[known]``
+    and the rest is dealt around it (a uniform completion of the unseen cards, for the bid advice)."""
+    players = p.players
+    seed_streams(s.rng, seed, unit, sub, 1 + players)
+    drawn = below(s.rng, DEAL_STREAM, players)
+    if dealer < 0:
+        dealer = drawn
+    deck = FULL_DECK ^ s.hands[known] if known >= 0 else FULL_DECK
+    kitty = draw_cards(s.rng, DEAL_STREAM, deck, p.kitty)
+    deal_around(s.rng, DEAL_STREAM, deck ^ kitty, s.hands, known, dealer + 1, players, p.hand)
+    _start(s, p, dealer, kitty)
+
+
+@njit(cache=True)
+def deal(s: State, p: Params, seed: np.uint64, unit: int, sub: int, dealer: int) -> None:
+    """Round ``sub`` of unit ``unit``: streams keyed (seed, unit, sub), the dealer (drawn; used if ``dealer`` < 0),
+    the kitty and the hands, then the auction opens. The strong bots' streams are seeded apart (``seed_bots``)."""
+    _deal(s, p, seed, unit, sub, dealer, -1)
+
+
+@njit(cache=True)
+def deal_around_hand(
+    s: State, p: Params, seed: np.uint64, unit: int, sub: int, dealer: int, seat: int, hand: np.uint64
+) -> None:  # fmt: skip
+    """As ``deal``, with ``seat`` holding ``hand`` and the other cards dealt around it (bid advice)."""
+    s.hands[seat] = hand
+    _deal(s, p, seed, unit, sub, dealer, seat)
+
+
+@njit(cache=True)
+def seed_bots(s: State, p: Params, seed: np.uint64, unit: int, sub: int) -> None:
+    """The strong bots' private streams of round (seed, unit, sub): row ``seat`` of ``s.bot_rng``."""
+    for seat in range(p.players):
+        seed_bot_stream(s.bot_rng, seat, seed, unit, sub, seat)
+
+
+@njit(cache=True, inline="always")
+def _start(s: State, p: Params, dealer: int, kitty: np.uint64) -> None:
+    slots = s.slots
+    slots[:] = 0
+    slots[PHASE], slots[DEALER], slots[KITTY] = AUCTION, dealer, np.int64(kitty)
+    slots[SEAT] = dealer + 1 if dealer + 1 < p.players else 0  # C4: the auction opens left of the dealer
+    slots[DECLARER], slots[TRUMP], slots[ACTIVE], slots[CALLED], slots[PARTNER] = -1, NO_SUIT, p.players, -1, -1
+    slots[LED], slots[TOP_KEY], slots[WINNER], slots[TWO_HOLDER], slots[ONE_SUIT] = NO_SUIT, -1, -1, -1, 1
+    for seat in range(p.players):
+        s.dealt[seat] = s.hands[seat]
+        s.points[seat], s.scores[seat] = 0, 0
+
+
+@njit(cache=True)
+def start(s: State, p: Params, dealer: int, hands: np.ndarray, kitty: np.uint64) -> None:
+    """A round from given ``hands`` (uint64[players]) and ``kitty`` (a mask) dealt by ``dealer``: the auction
+    opens. The random streams stay as they are (seed them first for random bots)."""
+    for seat in range(p.players):
+        s.hands[seat] = hands[seat]
+    _start(s, p, dealer, np.uint64(kitty))
+
+
+@njit(cache=True)
+def start_play(
+    s: State, p: Params, dealer: int, hands: np.ndarray, declarer: int, bid: int, trump: int, called: int,
+    discards: np.uint64,
+) -> None:  # fmt: skip
+    """A round at its first trick (play-outs and scenarios): ``hands`` after the discards, the contract won by
+    ``declarer`` at ``bid`` in ``trump``, the call ``called`` (its holder is the partner; nobody if the declarer
+    holds it) and the ``discards``."""
+    for seat in range(p.players):
+        s.hands[seat] = hands[seat]
+    _start(s, p, dealer, np.uint64(0))
+    slots = s.slots
+    slots[HIGH], slots[DECLARER], slots[TRUMP], slots[CALLED] = bid, declarer, trump, called
+    slots[DISCARDS], slots[N_DISCARDS] = np.int64(discards), p.kitty
+    for seat in range(p.players):
+        if seat != declarer and hands[seat] & bit(called):
+            slots[PARTNER] = seat
+    _start_tricks(s, p)
+
+
+@njit(cache=True, inline="always")
+def to_move(s: State) -> int:
+    """The seat to act, -1 when the round is over."""
+    return s.slots[SEAT]
+
+
+@njit(cache=True, inline="always")
+def decision(s: State) -> int:
+    """The decision code of cardsim.decisions (AUCTION, CALL, DISCARD, CARD) or DONE."""
+    return s.slots[PHASE]
+
+
+@njit(cache=True, inline="always")
+def lowest_bid(s: State) -> int:
+    """The lowest number the seat to move may bid (MIN_BID for the forced dealer; MAX_BID + 1: none)."""
+    return MIN_BID if s.slots[FORCED] else max(MIN_BID, s.slots[HIGH] + 1)
+
+
+@njit(cache=True, inline="always")
+def legal_cards(s: State, p: Params) -> np.uint64:
+    """The cards the seat to move may choose: CALL any card outside the declarer's hand (C5), DISCARD any card of
+    its hand with the kitty (C6), CARD the C7 mask; empty in the auction and when the round is over."""
+    phase, slots = s.slots[PHASE], s.slots
+    if phase == CARD:
+        return legal_mask(s.hands[slots[SEAT]], slots[LED])
+    if phase == CALL:
+        return FULL_DECK & ~s.hands[slots[DECLARER]]
+    if phase == DISCARD:
+        return s.hands[slots[DECLARER]]
+    return np.uint64(0)
+
+
+@njit(cache=True)
+def legal_actions(s: State, p: Params, out: np.ndarray) -> int:
+    """Writes the legal action codes of the seat to move into ``out`` (at least 52 long); returns how many."""
+    n = 0
+    if s.slots[PHASE] == AUCTION:
+        if not s.slots[FORCED]:
+            out[0], n = PASS, 1
+        top = MIN_BID if s.slots[FORCED] else MAX_BID
+        for number in range(lowest_bid(s), top + 1):
+            for suit in range(4):
+                out[n], n = 4 * number + suit, n + 1
+        return n
+    m = legal_cards(s, p)
+    while m:
+        out[n], n = lowest_card(m), n + 1
+        m &= m - np.uint64(1)
+    return n
+
+
+@njit(cache=True, inline="always")
+def legal_bid(s: State, action: int) -> bool:
+    """C4: a pass (not for the forced dealer), or a bid 4 * number + suit above the highest so far."""
+    if action == PASS:
+        return not s.slots[FORCED]
+    number = action >> 2
+    return action > 0 and lowest_bid(s) <= number <= (MIN_BID if s.slots[FORCED] else MAX_BID)
+
+
+@njit(cache=True, inline="always")
+def play_card(
+    card: int, seat: int, pos: int, trump: int, called: int, led: int, top_key: int, winner: int, one_suit: bool,
+    two_holder: int, trick: np.uint64, revealed: bool,
+) -> tuple:  # fmt: skip
+    """C7, C8 for one card in registers: the card at position ``pos`` of the trick joins it. Returns
+    (led, top_key, winner, one_suit, two_holder, trick, revealed); rule 4 is decided at the end (``end_trick``)."""
+    if pos == 0:
+        led = SUIT_OF[card]
+    trick |= bit(card)
+    key = KEY[trump, card]
+    winner = seat if key > top_key else winner
+    top_key = max(key, top_key)
+    one_suit = one_suit & (SUIT_OF[card] == led)
+    two_holder = seat if RANK_OF[card] == TWO else two_holder
+    revealed = revealed | (card == called)
+    return led, top_key, winner, one_suit, two_holder, trick, revealed
+
+
+@njit(cache=True, inline="always")
+def end_trick(winner: int, top_key: int, one_suit: bool, two_holder: int, trick: np.uint64, points: np.ndarray) -> int:
+    """C8 rule 4 and C2 at the end of a trick: its winner (returned) takes its points."""
+    winner = final_winner(winner, top_key, one_suit, two_holder)
+    points[winner] += card_points(trick)
+    return winner
+
+
+@njit(cache=True, inline="always")
+def _start_tricks(s: State, p: Params) -> None:
+    """C7: left of the dealer leads the first trick."""
+    slots = s.slots
+    leader = slots[DEALER] + 1 if slots[DEALER] + 1 < p.players else 0
+    slots[PHASE], slots[SEAT], slots[LEADER], slots[CARDS], slots[PLAN] = CARD, leader, leader, 0, 0
+    slots[LED], slots[TOP_KEY], slots[WINNER], slots[ONE_SUIT], slots[TWO_HOLDER] = NO_SUIT, -1, leader, 1, -1
+    slots[TRICK], slots[PLAYED], slots[REVEALED] = 0, 0, 0
+
+
+@njit(cache=True, inline="always")
+def finish(s: State, p: Params) -> None:
+    """C9 (with C6) once the last trick is taken: the scores and the side's points; the round is over."""
+    slots = s.slots
+    slots[SIDE] = score_deal(p.players, slots[DECLARER], slots[PARTNER], slots[HIGH], s.points,
+                             card_points(np.uint64(slots[DISCARDS])), p.discards_count, s.scores)  # fmt: skip
+    slots[PHASE], slots[SEAT] = DONE, -1
+
+
+@njit(cache=True, inline="always")
+def _redeal(s: State, p: Params) -> None:
+    """All passed under all_pass=redeal: the round is over and scores nothing."""
+    s.slots[PHASE], s.slots[SEAT], s.slots[DECLARER], s.slots[HIGH], s.slots[TRUMP] = DONE, -1, -1, 0, NO_SUIT
+    for seat in range(p.players):
+        s.scores[seat] = 0
+
+
+@njit(cache=True, inline="always")
+def _auction(s: State, p: Params, action: int) -> None:
+    slots = s.slots
+    seat = slots[SEAT]
+    s.auction[slots[CALLS], 0], s.auction[slots[CALLS], 1] = seat, action
+    slots[CALLS] += 1
+    if slots[FORCED]:  # all passed: the dealer declares 10 in the suit of its choice
+        slots[FORCED], slots[HIGH], slots[TRUMP], slots[DECLARER] = 0, MIN_BID, action & 3, seat
+    else:
+        if action == PASS:  # a pass is final
+            slots[PASSED] |= 1 << seat
+            slots[ACTIVE] -= 1
+        else:
+            slots[HIGH], slots[TRUMP], slots[DECLARER] = action >> 2, action & 3, seat
+        active, declarer = slots[ACTIVE], slots[DECLARER]
+        if not (slots[HIGH] == MAX_BID or active == 0 or (declarer >= 0 and active == 1)):
+            seat = seat + 1 if seat + 1 < p.players else 0
+            while (slots[PASSED] >> seat) & 1:
+                seat = seat + 1 if seat + 1 < p.players else 0
+            slots[SEAT] = seat
+            return
+        if declarer < 0:
+            if p.forced:
+                slots[FORCED], slots[SEAT] = 1, slots[DEALER]
+            else:
+                _redeal(s, p)
+            return
+    slots[PHASE], slots[SEAT] = CALL, slots[DECLARER]
+
+
+@njit(cache=True, inline="always")
+def apply_card(s: State, p: Params, card: int) -> None:
+    """C7, C8: the seat to move plays ``card`` (legal: checked by ``apply``)."""
+    slots = s.slots
+    seat, k = slots[SEAT], slots[CARDS]
+    pos = k % p.players
+    s.hands[seat] ^= bit(card)
+    s.log[k] = card
+    led, top_key, winner, one_suit, two_holder, trick, revealed = play_card(
+        card, seat, pos, slots[TRUMP], slots[CALLED], slots[LED], slots[TOP_KEY], slots[WINNER], slots[ONE_SUIT] != 0,
+        slots[TWO_HOLDER], np.uint64(slots[TRICK]), slots[REVEALED] != 0)  # fmt: skip
+    slots[CARDS], slots[REVEALED] = k + 1, revealed
+    if pos == p.players - 1:
+        winner = end_trick(winner, top_key, one_suit, two_holder, trick, s.points)
+        slots[PLAYED] |= np.int64(trick)
+        slots[LEADER], slots[SEAT] = winner, winner
+        slots[LED], slots[TOP_KEY], slots[WINNER], slots[ONE_SUIT], slots[TWO_HOLDER] = NO_SUIT, -1, winner, 1, -1
+        slots[TRICK] = 0
+        if k + 1 == p.hand * p.players:
+            finish(s, p)
+    else:
+        slots[LED], slots[TOP_KEY], slots[WINNER], slots[ONE_SUIT], slots[TWO_HOLDER] = (led, top_key, winner,
+                                                                                       one_suit, two_holder)
+        slots[TRICK] = np.int64(trick)
+        slots[SEAT] = seat + 1 if seat + 1 < p.players else 0
+
+
+@njit(cache=True, inline="always")
+def apply(s: State, p: Params, action: int) -> bool:
+    """The seat to move takes ``action``: False (and ``s`` unchanged) if it is not legal (RULES.md D2), else the
+    round advances to the next decision."""
+    phase, slots = s.slots[PHASE], s.slots
+    if phase == CARD:
+        if action < 0 or action >= DECK_SIZE or not legal_cards(s, p) & bit(action):
+            return False
+        apply_card(s, p, action)
+        return True
+    if phase == AUCTION:
+        if not legal_bid(s, action):
+            return False
+        _auction(s, p, action)
+        return True
+    if action < 0 or action >= DECK_SIZE or not legal_cards(s, p) & bit(action):
+        return False
+    declarer = slots[DECLARER]
+    if phase == CALL:  # C5, then C6: the declarer takes the kitty
+        slots[CALLED] = action
+        for seat in range(p.players):
+            if s.hands[seat] & bit(action):
+                slots[PARTNER] = seat
+        s.hands[declarer] |= np.uint64(slots[KITTY])
+        slots[PHASE] = DISCARD
+        return True
+    # DISCARD: one card of the hand with the kitty
+    s.hands[declarer] ^= bit(action)
+    slots[DISCARDS] |= np.int64(bit(action))
+    slots[PLAN] &= ~np.int64(bit(action))
+    slots[N_DISCARDS] += 1
+    if slots[N_DISCARDS] == p.kitty:
+        _start_tricks(s, p)
+    return True
+
+
+@njit(cache=True, inline="always")
+def position(s: State, p: Params) -> int:
+    """The position of the seat to move in the current trick (0: it leads)."""
+    return s.slots[CARDS] % p.players
+
+
+@njit(cache=True, inline="always")
+def copy_into(dst: State, src: State) -> None:
+    """``dst`` becomes a copy of ``src`` (same players), its random streams included, without allocating."""
+    dst.slots[:] = src.slots
+    dst.hands[:] = src.hands
+    dst.dealt[:] = src.dealt
+    dst.points[:] = src.points
+    dst.scores[:] = src.scores
+    dst.auction[:] = src.auction
+    dst.log[:] = src.log
+    dst.rng[:] = src.rng
+    dst.bot_rng[:] = src.bot_rng
