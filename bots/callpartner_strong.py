@@ -35,13 +35,11 @@ played by the built-in bots (``bots.callpartner.run``).
 
 from __future__ import annotations
 
-import time
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from bots.callpartner import BOT_IDS as BUILTIN_IDS
 from bots.callpartner import (
     HEURISTIC,
     PASS_PLAY,
@@ -55,7 +53,6 @@ from bots.callpartner import (
 )
 from cardsim.cards import bit, lowest_card, nth_card, popcount
 from cardsim.decisions import AUCTION, CALL, DISCARD
-from cardsim.errors import CardsimError
 from cardsim.games.callpartner.rules import (
     BY_KEY,
     FULL_DECK,
@@ -65,7 +62,6 @@ from cardsim.games.callpartner.rules import (
     NO_SUIT,
     SUIT_MASK,
     SUIT_OF,
-    CallPartnerRules,
     legal_mask,
     trick_winner,
 )
@@ -88,14 +84,11 @@ from cardsim.games.callpartner.state import (
     State,
     apply,
     copy_into,
-    deal,
     new_state,
-    params,
-    seed_bots,
     start_play,
 )
 from cardsim.infoset import sample_deals
-from cardsim.lineup import FIRST_STRONG, MAX_SETTINGS, Setting, make_lineup
+from cardsim.lineup import FIRST_STRONG, MAX_SETTINGS, Setting
 from cardsim.rng import next_u64
 
 MC = FIRST_STRONG
@@ -389,30 +382,3 @@ def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
     to move (codes as in ``state``), drawing from the seat's private stream ``s.bot_rng[seat]`` only (never the
     deal stream ``s.rng``, from whose state the hidden cards follow)."""
     return decide(row, s.bot_rng[seat : seat + 1], 0, s, p, seat)
-
-
-def decision_times(spec: str, rounds: int, seed: int = 0) -> np.ndarray:
-    """Seconds of every decision (bids, calls, discards, cards) of seat 0 playing bot ``spec`` (e.g.
-    ``"mc:samples=16"``) against three heuristic bots, ``rounds`` single 4-player deals, one thread: the round's
-    state machine stops at seat 0 (``run`` with its id -1) and ``act`` is timed with ``time.perf_counter`` (after
-    a warm-up deal)."""
-    rules = CallPartnerRules(players=4)
-    p = params(rules)
-    lineup = make_lineup(f"{spec},heuristic,heuristic,heuristic", "callpartner", 4, {**BUILTIN_IDS, **BOT_IDS},
-                         ("bid", "call", "discard", "play"), BOT_SETTINGS)  # fmt: skip
-    if not isinstance(lineup.bots[0], int) or lineup.bots[0] < FIRST_STRONG:
-        raise CardsimError(f"decision_times times a strong bot: '{spec}' is none; strong bots: {', '.join(BOT_IDS)}")
-    row, table = lineup.table[0].copy(), lineup.table.copy()
-    table[0, 0] = -1
-    times: list[float] = []
-    for unit in (rounds, *range(rounds)):  # the first (a deal not timed) loads the compiled code
-        s = new_state(4)
-        deal(s, p, np.uint64(seed), unit, 0, -1)
-        seed_bots(s, p, np.uint64(seed), unit, 0)
-        while run(s, p, table, False) >= 0:
-            start = time.perf_counter()
-            action = act(row, s, p, 0)
-            if unit != rounds:
-                times.append(time.perf_counter() - start)
-            apply(s, p, action)
-    return np.array(times)

@@ -17,12 +17,10 @@ unplayed cards and the cards it played).
 - ``ismcts`` card play: ``iterations`` of SO-ISMCTS (``cardsim.search``), one sampled deal per iteration, UCB
   with availability counts over the rewards 1 - penalty / 157 of each seat, heuristic rollouts.
 
-``decision_times`` measures the seconds per decision of a bot spec against heuristic bots.
+
 """
 
 from __future__ import annotations
-
-import time
 
 import numpy as np
 from numba import njit
@@ -53,15 +51,13 @@ from cardsim.games.differenzler.state import (
     apply,
     bot_stream,
     copy_state,
-    deal,
     decision,
     legal_cards,
-    new_state,
     observe,
     to_move,
 )
 from cardsim.infoset import sample_deals
-from cardsim.lineup import MAX_SETTINGS, Setting, make_lineup
+from cardsim.lineup import MAX_SETTINGS, Setting
 from cardsim.search import backpropagate, best_card, expand, new_tree, select
 
 MC, ISMCTS = STRONG, STRONG + 1
@@ -279,34 +275,3 @@ def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
     if row[0] == MC:
         return pimc_card(rng, stream, seat, v, p, int(row[1]))
     return ismcts_card(rng, stream, seat, v, p, int(row[1]), row[2])
-
-
-def decision_times(spec: str, rounds: int, seed: int = 0) -> np.ndarray:
-    """Seconds of every decision (predictions and cards) of seat 0 playing bot ``spec`` (e.g. "mc:samples=16")
-    against three heuristic bots in ``rounds`` single rounds of ``seed``, secret predictions, no exact bonus, one
-    thread; after a warm-up round. The round is played through the state machine (``bots.differenzler.run``
-    plays the heuristic seats on); each ``act`` of seat 0 is timed with ``time.perf_counter``."""
-    table = make_lineup(f"{spec},heuristic,heuristic,heuristic", "differenzler", PLAYERS, BOT_IDS,
-                        ("predict", "play"), BOT_SETTINGS).table  # fmt: skip
-    if table[0, 0] < STRONG:
-        raise ValueError(f"decision_times measures a strong bot ({', '.join(BOT_SETTINGS)}), not {spec}")
-    p = Params(0, 0, 0)
-    times = []
-    for unit in range(-1, rounds):  # unit -1: the warm-up
-        s = _new_round(p, np.uint64(seed), max(unit, 0))
-        while basic.run(s, p, table) == 0:
-            start = time.perf_counter()
-            action = act(table[0], s, p, 0)
-            times.append(time.perf_counter() - start)
-            if not apply(s, p, action):
-                raise ValueError(f"{spec} chose the illegal action {action}")
-        if unit < 0:
-            times.clear()
-    return np.array(times)
-
-
-@njit(cache=True)
-def _new_round(p: Params, seed: np.uint64, unit: int) -> State:
-    s = new_state(PLAYERS)
-    deal(s, p, seed, unit, 0, -1)
-    return s

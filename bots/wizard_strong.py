@@ -19,13 +19,10 @@ reproducible at any thread count.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 from numba import njit
 
-from bots.wizard import BOT_IDS, BOT_SETTINGS, HEURISTIC, ISMCTS, MC, heuristic_bid, heuristic_play, heuristic_trump
-from bots.wizard import act as builtin_act
+from bots.wizard import ISMCTS, MC, heuristic_bid, heuristic_play, heuristic_trump
 from cardsim.cards import bit, lowest_card, popcount
 from cardsim.deal import seat_after
 from cardsim.decisions import BID, TRUMP
@@ -35,7 +32,6 @@ from cardsim.games.wizard.rules import (
     NO_SUIT,
     SUIT_MASK,
     SUIT_OF,
-    WizardRules,
     led_after,
     legal_mask,
     score,
@@ -52,19 +48,12 @@ from cardsim.games.wizard.state import (
     TURNED,
     Params,
     State,
-    apply,
     bid_seen,
     bot_stream,
-    deal,
-    decision,
     legal_cards,
-    new_state,
-    params,
-    to_move,
     trick_step,
 )
 from cardsim.infoset import observe_play, reveal_void, sample_deals
-from cardsim.lineup import make_lineup
 from cardsim.search import backpropagate, best_card, expand, new_tree, select
 
 _ZERO = np.uint64(0)
@@ -341,42 +330,3 @@ def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
     n_played = sl[N_PLAYED]
     return play(row, rng, 0, seat, hand, legal_cards(s, p), players, sl[CARDS], sl[TRUMP_SUIT], sl[TURNED], seen,
                 p.bidding != SECRET, s.won.copy(), s.log[:n_played].copy(), n_played)  # fmt: skip
-
-
-def _play_timed(s: State, p: Params, table: np.ndarray, times: list | None) -> None:
-    """Play the dealt round ``s`` with seat 0's strong bot and heuristic bots elsewhere; append the seconds of
-    seat 0's bids and cards to ``times`` (None: untimed)."""
-    while (seat := int(to_move(s))) >= 0:
-        if seat == 0 and decision(s) != TRUMP:
-            begin = time.perf_counter()
-            action = act(table[0], s, p, 0)
-            if times is not None:
-                times.append(time.perf_counter() - begin)
-        elif seat == 0:
-            action = act(table[0], s, p, 0)
-        else:
-            action = builtin_act(HEURISTIC, s, p, seat)
-        assert apply(s, p, action)
-
-
-def decision_times(spec: str, rounds: int, seed: int = 0, players: int = 4) -> np.ndarray:
-    """Seconds of every decision (bids and cards) of seat 0 playing bot ``spec`` (e.g. ``"mc:samples=16"``) against
-    heuristic bots in standard games (4 players unless told), ``rounds`` rounds in all, one thread, timed with
-    ``time.perf_counter`` around each compiled call of the strong bot's ``act`` (after a warm-up round); the
-    round advances through the state machine (``cardsim.games.wizard.state``)."""
-    rules = WizardRules(players=players)
-    names = [spec] + ["heuristic"] * (players - 1)
-    table = make_lineup(names, "wizard", players, BOT_IDS, ("bid", "play", "choose_trump"), BOT_SETTINGS).table
-    p = params(rules, games=True)
-    s = new_state(players)
-    deal(s, p, np.uint64(seed), -1, 0, -1)  # warm-up: load the compiled code
-    _play_timed(s, p, table, None)
-    times: list[float] = []
-    per_game = len(p.schedule)
-    for game in range((rounds + per_game - 1) // per_game):
-        first = -1
-        for r in range(min(per_game, rounds - game * per_game)):
-            deal(s, p, np.uint64(seed), game, r, -1 if r == 0 else (first + r) % players)
-            first = int(s.slots[DEALER]) if r == 0 else first
-            _play_timed(s, p, table, times)
-    return np.array(times)

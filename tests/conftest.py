@@ -72,25 +72,25 @@ def start_of(record: dict) -> dict:
 
 def redeal_hidden(record: dict, seat: int, played: list[set[str]], sees_kitty: bool, rng: random.Random) -> dict:
     """``start_of(record)`` with the cards ``seat`` cannot see dealt anew among the places they may be: the other
-    seats' unplayed cards (``played[s]``: cards seat s has played so far stay where they are), Wizard's undealt
-    cards and call-partner's kitty (unless ``sees_kitty``). The shown card stays where it is."""
+    seats' cards not yet put out (``played[s]``: the cards seat s has played or discarded so far stay where they
+    were dealt, a call-partner declarer's from the kitty in the kitty), Wizard's undealt cards and call-partner's
+    kitty (unless ``sees_kitty``). The shown card stays where it is."""
     start = start_of(record)
     hands = [set(h) for h in record["hands"]]
-    fixed = [set(h) if s == seat else set(played[s]) for s, h in enumerate(hands)]
+    kitty = set(record.get("kitty") or ())
+    fixed = [set(h) if s == seat else set(played[s]) & h for s, h in enumerate(hands)]
+    fixed_kitty = kitty if sees_kitty else kitty & set().union(*played)
     if record["game"] == "differenzler":
         fixed[record["dealer"]].add(record["trump_card"])
     pools = [h - f for h, f in zip(hands, fixed, strict=True)]
-    extra: set[str] = set()
+    extra: set[str] = kitty - fixed_kitty
     if record["game"] == "wizard":
-        deck = {ref_w.name(c) for c in range(60)}
-        extra = deck - set().union(*hands) - {record["turned_card"]}
-    elif record["game"] == "callpartner" and not sees_kitty:
-        extra = set(record["kitty"])
+        extra = {ref_w.name(c) for c in range(60)} - set().union(*hands) - {record["turned_card"]}
     hidden = sorted(set().union(*pools) | extra)
     rng.shuffle(hidden)
     for s, pool in enumerate(pools):
         fixed[s] |= {hidden.pop() for _ in range(len(pool))}
     start["hands"] = [" ".join(sorted(h)) for h in fixed]
-    if record["game"] == "callpartner" and not sees_kitty:
-        start["kitty"] = " ".join(hidden)
+    if record["game"] == "callpartner":
+        start["kitty"] = " ".join(sorted(fixed_kitty | set(hidden)))
     return start

@@ -241,7 +241,7 @@ def test_bad_settings_are_refused(spec, problem):
 
 
 def test_decision_times():
-    times = strong.decision_times(SMALL, 3, seed=1)
+    times = GAME.decision_times(SMALL, 3, seed=1)
     assert times.ndim == 1 and len(times) >= 3 and (times > 0).all()
     with pytest.raises(CardsimError, match="strong bots: mc"):
-        strong.decision_times("heuristic", 1)
+        GAME.decision_times("heuristic", 1)

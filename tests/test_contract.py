@@ -143,7 +143,7 @@ def test_a_match_plays_the_whole_game_that_simulate_plays(game):
 def test_copy_and_json_keep_the_round_and_its_draws(game):
     r = new_round(game, seed=3, round=5)
     for _ in range(6):
-        r.play(r.legal()[0])
+        r.play(r.legal()[-1])  # call-partner: the highest bid, so the round goes on
     copy, restored = r.copy(), cardsim.Round.from_json(r.to_json())
     rng = random.Random(0)
     actions = play_randomly(r, rng)
@@ -167,7 +167,7 @@ def test_bad_input_is_refused_naming_what_is_allowed(game):
         r.bot_action("nobody")
     before = r.to_json()
     for wrong in ("XX", -5, 10**6, (99, "Q"), object()):
-        with pytest.raises(CardsimError, match="legal"):
+        with pytest.raises(CardsimError, match="legal|allowed"):
             r.play(wrong)
         assert r.to_json() == before
     with pytest.raises(CardsimError, match="seats are"):
@@ -196,7 +196,7 @@ def test_a_seat_sees_the_same_when_the_cards_it_cannot_see_are_dealt_anew(game, 
             r = new_round(game, rules=rules, **start_of(record))
             played: list[set[str]] = [set() for _ in record["hands"]]
             for a in actions[:k]:
-                if r.decision == "card":
+                if r.decision in ("card", "discard"):
                     played[r.to_move].add(a)
                 r.play(a)
             seat = r.to_move

@@ -209,7 +209,7 @@ def test_bad_settings_are_refused(spec, message):
 
 def test_decision_times_cover_every_decision():
     """One prediction and nine cards per round of seat 0, each a positive time."""
-    times = strong.decision_times("mc:samples=2:bid_samples=2", 3, seed=1)
+    times = GAME.decision_times("mc:samples=2:bid_samples=2", 3, seed=1)
     assert times.shape == (30,) and (times > 0).all()
 
 

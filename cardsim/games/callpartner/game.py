@@ -17,7 +17,7 @@ from numba import njit
 import bots.callpartner as builtin
 import bots.callpartner_strong as strong
 from cardsim.cards import FRENCH52
-from cardsim.decisions import AUCTION, CALL, CARD, DECISIONS, DISCARD, DONE
+from cardsim.decisions import AUCTION, CALL, CARD, DISCARD, DONE
 from cardsim.errors import CardsimError
 from cardsim.games import Game, replay_title
 from cardsim.games.callpartner import state as sm
@@ -79,6 +79,7 @@ class CallPartner(Game):
     lower_is_better = False
     categories = {"trump": list(SUIT_LETTERS), "called_card": [FRENCH52.name_of(c) for c in range(52)]}
     ratios = {"contracts_made_rate": ("made_as_declarer_rate", "declared_rate")}  # share of its contracts made
+    state_module = sm
     state_type = sm.State
 
     def run(
@@ -150,13 +151,6 @@ class CallPartner(Game):
         seed_streams(s.rng, np.uint64(0), 0, 0)
         sm.start(s, sm.params(rules), dealer, np.array(masks, np.uint64), np.uint64(kitty_mask))
         return s
-
-    def to_move(self, rules: CallPartnerRules, state: sm.State) -> int:
-        return int(sm.to_move(state))
-
-    def decision(self, rules: CallPartnerRules, state: sm.State) -> str:
-        phase = int(state.slots[sm.PHASE])
-        return "done" if phase == DONE else DECISIONS[phase]
 
     def decision_label(self, rules: CallPartnerRules, state: sm.State) -> str:
         slots, phase = state.slots, int(state.slots[sm.PHASE])
@@ -242,6 +236,9 @@ class CallPartner(Game):
     def dealer_of(self, rules: CallPartnerRules, state: sm.State) -> int:
         return int(state.slots[sm.DEALER])
 
+    def max_rounds(self, rules: CallPartnerRules) -> int:
+        return rules.max_deals  # C10
+
     def game_over(self, rules: CallPartnerRules, totals: np.ndarray, rounds: int) -> bool:
         return bool(deals_over(np.asarray(totals, np.int64), rules.players, rounds, rules.target, rules.max_deals))
 
@@ -286,10 +283,6 @@ class CallPartner(Game):
             "made": bool(slots[sm.SIDE] >= slots[sm.HIGH]) if declared else None,
             "scores": [int(x) for x in state.scores],
         }
-
-    def replay(self, rules: CallPartnerRules, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:
-        state = self.replay_round(rules, lineup, seed, round, game_no)
-        return self.replay_record(rules, lineup, seed, round, game_no, **self.record(rules, state))
 
     def format_replay(self, record: dict) -> str:
         bots = record["bots"]

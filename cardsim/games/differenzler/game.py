@@ -10,13 +10,12 @@ import numpy as np
 
 from bots.differenzler_strong import BOT_DOCS, BOT_IDS, BOT_SETTINGS
 from cardsim.cards import JASS36
-from cardsim.decisions import CARD, DECISIONS, PREDICT
+from cardsim.decisions import PREDICT
 from cardsim.errors import CardsimError
 from cardsim.games import Game, replay_title
 from cardsim.games.differenzler import state as sm
 from cardsim.games.differenzler.play import Observation, Out, Trick, bot_act, run_bots, simulate_games
 from cardsim.games.differenzler.rules import (
-    MAX_PREDICTION,
     PLAYERS,
     ROUNDS_PER_GAME,
     TRICKS,
@@ -28,7 +27,6 @@ from cardsim.games.differenzler.rules import (
 )
 from cardsim.games.differenzler.state import FIRST_HAND, LEADER, POS, PREDICTED, TRICK, TRUMP_CARD, State, params
 from cardsim.lineup import Lineup, strong_table
-from cardsim.protocol import card_index
 from cardsim.results import Batch
 from cardsim.rng import seed_streams
 
@@ -84,6 +82,7 @@ class Differenzler(Game):
 
     # --- the state machine's hooks (cardsim/games/differenzler/state.py) ------------------------------------
 
+    state_module = sm
     state_type = State
 
     def deal(self, rules: DifferenzlerRules, seed: int, unit: int, sub: int, dealer: int, in_game: bool) -> State:
@@ -119,42 +118,10 @@ class Differenzler(Game):
         sm.start(s, params(rules), dealer, np.array(masks, np.uint64), card)
         return s
 
-    def to_move(self, rules: DifferenzlerRules, state: State) -> int:
-        return int(sm.to_move(state))
-
-    def decision(self, rules: DifferenzlerRules, state: State) -> str:
-        code = int(sm.decision(state))
-        return DECISIONS[code] if code >= 0 else "done"
-
     def decision_label(self, rules: DifferenzlerRules, state: State) -> str:
         if sm.decision(state) == PREDICT:
             return "prediction"
         return f"trick {int(state.slots[TRICK]) + 1}, card {int(state.slots[POS]) + 1}"
-
-    def legal(self, rules: DifferenzlerRules, state: State) -> list:
-        code = sm.decision(state)
-        if code == PREDICT:
-            return list(range(MAX_PREDICTION + 1))
-        if code == CARD:
-            return JASS36.names(int(sm.legal_cards(state, params(rules)))).split()
-        return []
-
-    def apply(self, rules: DifferenzlerRules, state: State, action: Any) -> None:
-        code = sm.decision(state)
-        if code == PREDICT:
-            if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action <= 157:
-                raise CardsimError(f"predicted {action!r}; allowed: an integer from 0 to {MAX_PREDICTION}")
-            value = int(action)
-        elif code == CARD:
-            legal = int(sm.legal_cards(state, params(rules)))
-            value = card_index(action, JASS36)
-            if value < 0 or not legal >> value & 1:
-                shown = JASS36.name_of(value) if value >= 0 else repr(action)
-                raise CardsimError(f"played {shown}, which is not legal; legal: {JASS36.names(legal)}")
-        else:
-            raise CardsimError(f"the round is over: no action is legal, not {action!r}")
-        if not sm.apply(state, params(rules), value):  # the state machine's own check (RULES D2)
-            raise CardsimError(f"{action!r} is not legal here")
 
     def observation(self, rules: DifferenzlerRules, state: State, seat: int, rng: random.Random) -> Observation:
         first_hand = int(state.slots[FIRST_HAND])
@@ -187,6 +154,9 @@ class Differenzler(Game):
         """First Hand: the next round's First Hand is the next seat (A6, A11)."""
         return int(state.slots[FIRST_HAND])
 
+    def max_rounds(self, rules: DifferenzlerRules) -> int:
+        return ROUNDS_PER_GAME + rules.max_tiebreak_rounds  # A11: four rounds and every tie-break
+
     def game_over(self, rules: DifferenzlerRules, totals: np.ndarray, rounds: int) -> bool:
         return bool(game_over(np.asarray(totals, np.int64), rounds, rules.max_tiebreak_rounds))  # A11
 
@@ -217,10 +187,6 @@ class Differenzler(Game):
             "points": [int(x) for x in state.points],
             "penalties": self.scores(rules, state),
         }  # fmt: skip
-
-    def replay(self, rules: DifferenzlerRules, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:
-        state = self.replay_round(rules, lineup, seed, round, game_no)
-        return self.replay_record(rules, lineup, seed, round, game_no, **self.record(rules, state))
 
     def format_replay(self, record: dict) -> str:
         lines = [

@@ -9,7 +9,6 @@ import numpy as np
 
 from bots.wizard import BOT_DOCS, BOT_IDS, BOT_SETTINGS
 from cardsim.cards import WIZARD60
-from cardsim.decisions import DECISIONS
 from cardsim.errors import CardsimError
 from cardsim.games import Game, replay_title
 from cardsim.games.wizard import state as st
@@ -119,61 +118,18 @@ class Wizard(Game):
         st.start(s, _params(rules), dealer, np.array(masks, np.uint64), card, st.TURN_A_CARD)
         return s
 
-    def to_move(self, rules: WizardRules, state: st.State) -> int:
-        return int(state.slots[st.MOVER])
-
-    def decision(self, rules: WizardRules, state: st.State) -> str:
-        d = int(state.slots[st.PHASE])
-        return "done" if d < 0 else DECISIONS[d]
-
     def decision_label(self, rules: WizardRules, state: st.State) -> str:
         if int(state.slots[st.PHASE]) == st.CARD:
             return f"trick {int(state.slots[st.TRICK]) + 1}, card {int(state.slots[st.POS]) + 1}"
         return self.decision(rules, state)
 
-    def _codes(self, rules: WizardRules, state: st.State) -> list[int]:
-        out = np.empty(64, np.int64)
-        return [int(a) for a in out[: st.legal_actions(state, _params(rules), out)]]
-
-    def _public(self, state: st.State, code: int):
-        d = int(state.slots[st.PHASE])
-        return SUIT_LETTERS[code] if d == st.TRUMP else WIZARD60.name_of(code) if d == st.CARD else int(code)
-
-    def legal(self, rules: WizardRules, state: st.State) -> list:
-        return [self._public(state, a) for a in self._codes(rules, state)]
-
-    def apply(self, rules: WizardRules, state: st.State, action) -> None:
-        d = int(state.slots[st.PHASE])
-        code = -1
-        if d == st.TRUMP:
-            if isinstance(action, str) and action.upper() in ("S", "H", "D", "C"):
-                code = SUIT_LETTERS.index(action.upper())
-        elif d == st.BID:
-            if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
-                code = int(action)
-        elif d == st.CARD:
-            code = card_index(action, WIZARD60)
-        if d >= 0 and code >= 0 and st.apply(state, _params(rules), code):
-            return
-        if d < 0:
-            raise CardsimError(f"the wizard round is over: no action is legal, not {action!r}")
-        if d == st.CARD:
-            shown = WIZARD60.name_of(code) if code >= 0 else repr(action)
-            legal = WIZARD60.names(int(st.legal_cards(state, _params(rules))))
-            raise CardsimError(f"played {shown}, which is not legal; legal: {legal}")
-        if d == st.TRUMP:
-            raise CardsimError(f"named {action!r}; allowed: one of S, H, D, C")
-        allowed = self._codes(rules, state)
-        text = (f"an integer from 0 to {allowed[-1]}" if len(allowed) == int(state.slots[st.CARDS]) + 1
-                else "one of " + ", ".join(map(str, allowed)))  # fmt: skip
-        raise CardsimError(f"bid {action!r}; allowed: {text}")
 
     def observation(self, rules: WizardRules, state: st.State, seat: int, rng: random.Random) -> Observation:
         s, p = state, _params(rules)
         sl = s.slots
         d, players = int(sl[st.PHASE]), rules.players
         trump = int(sl[st.TRUMP_SUIT])
-        legal = int(st.legal_cards(s, p)) if d == st.CARD else 0
+        legal = int(st.legal_cards(s, p)) if d == st.CARD and seat == int(sl[st.MOVER]) else 0  # its own turn only
         refused = int(st.refused(s, p)) if d == st.BID else -1
         bids = [int(s.bids[o]) if st.bid_seen(s, p, seat, o) else None for o in range(players)]
         pos = int(sl[st.POS])
@@ -191,7 +147,8 @@ class Wizard(Game):
         if int(state.slots[st.MOVER]) < 0:
             raise CardsimError("the wizard round is over: no bot is to act")
         s = st.copy(state)
-        return self._public(s, int(bot_act(s, _params(rules), np.asarray(row, np.float64), int(s.slots[st.MOVER]))))
+        code = int(bot_act(s, _params(rules), np.asarray(row, np.float64), int(s.slots[st.MOVER])))
+        return self.public_action(rules, int(s.slots[st.PHASE]), code)
 
     def run_bots(self, rules: WizardRules, state: st.State, table: np.ndarray) -> int:
         return int(run(state, _params(rules), table, strong_table(table)))
@@ -227,10 +184,6 @@ class Wizard(Game):
             "tricks_won": [int(w) for w in s.won],
             "scores": self.scores(rules, s) if done else None,
         }
-
-    def replay(self, rules: WizardRules, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:
-        state = self.replay_round(rules, lineup, seed, round, game_no)
-        return self.replay_record(rules, lineup, seed, round, game_no, **self.record(rules, state))
 
     def format_replay(self, record: dict) -> str:
         lines = [
