@@ -24,6 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cardsim.errors import CardsimError
+
 DEAL_STREAM = 0
 MASK64 = (1 << 64) - 1
 
@@ -150,15 +152,6 @@ def bot_seed(seed: int, unit: int, sub: int, seat: int) -> int:
 
 def check_seed(seed: int) -> int:
     """Validate a user seed: any integer 0 <= seed < 2**64."""
-    from cardsim.errors import CardsimError
-
     if not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= MASK64:
         raise CardsimError(f"seed {seed!r} is not allowed: use an integer from 0 to 2**64-1")
     return int(seed)
-
-
-def stream_seed(seed: int, unit: int, sub: int, stream: int) -> int:
-    """A 64-bit integer drawn from a keyed stream (the old, invertible Python bots' seed; goes with issue 12)."""
-    states = np.empty((stream + 1, 4), np.uint64)
-    seed_streams(states, np.uint64(seed), unit, sub)
-    return int(next_u64(states, stream))
