@@ -70,8 +70,9 @@ from cardsim.games.callpartner.state import (
     deal_around_hand,
     end_trick,
     finish,
-    legal_cards,
+    legal_cards_of,
     play_card,
+    step,
 )
 from cardsim.lineup import FIRST_STRONG
 from cardsim.rng import below
@@ -308,10 +309,16 @@ def play(
 def act(bot: int, s: State, p: Params, seat: int) -> int:
     """The action of built-in bot ``bot`` (strong ids act as the heuristic) for ``seat``, the seat to move, from
     what that seat sees; draws from the seat's shared stream 1 + seat. Action codes as in ``state``."""
-    slots, rng, stream, hand = s.slots, s.rng, 1 + seat, s.hands[seat]
+    return act_of(bot, s.slots, s.hands, s.rng, p, seat)
+
+
+@njit(cache=True, inline="always")
+def act_of(bot: int, slots: np.ndarray, hands: np.ndarray, rng: np.ndarray, p: Params, seat: int) -> int:
+    """``act`` on the state's arrays (loops unpack the State once)."""
+    stream, hand = 1 + seat, hands[seat]
     phase, players = slots[PHASE], p.players
     if phase == CARD:
-        legal = legal_cards(s, p)
+        legal = legal_cards_of(slots, hands)
         return play(bot, rng, stream, hand, legal, slots[CARDS] % players, players, slots[TRUMP], slots[LED],
                     slots[TOP_KEY], slots[WINNER], slots[ONE_SUIT] != 0, slots[TWO_HOLDER], np.uint64(slots[TRICK]),
                     seat, slots[DECLARER], slots[PARTNER], slots[REVEALED] != 0, np.uint64(slots[PLAYED]),
@@ -342,11 +349,14 @@ def act(bot: int, s: State, p: Params, seat: int) -> int:
 
 
 @njit(cache=True)
-def random_tricks(s: State, p: Params) -> None:
+def random_tricks(
+    slots: np.ndarray, hands: np.ndarray, points: np.ndarray, scores: np.ndarray, rng: np.ndarray, log: np.ndarray,
+    p: Params,
+) -> None:  # fmt: skip
     """C7, C8 from the start of a trick to the end of the round when every seat holds the random bot: a trick at a
     time, a lead and then the followers, in registers (through the state's own ``play_card``/``end_trick``; the
     general loop, which can stop at any card, cost random lineups a third of their speed)."""
-    slots, hands, rng, log, players = s.slots, s.hands, s.rng, s.log, p.players
+    players = p.players
     trump, called, k, leader = slots[TRUMP], slots[CALLED], slots[CARDS], slots[LEADER]
     played, revealed = np.uint64(slots[PLAYED]), slots[REVEALED] != 0
     total = p.hand * players
@@ -369,19 +379,22 @@ def random_tricks(s: State, p: Params) -> None:
                 card, seat, pos, trump, called, led, top_key, winner, one_suit, two_holder, trick,
                 revealed)  # fmt: skip
         k += players
-        leader = end_trick(winner, top_key, one_suit, two_holder, trick, s.points)
+        leader = end_trick(winner, top_key, one_suit, two_holder, trick, points)
         played |= trick
     slots[CARDS], slots[LEADER], slots[PLAYED], slots[REVEALED] = k, leader, np.int64(played), revealed
     slots[WINNER], slots[TRICK] = leader, 0
-    finish(s, p)
+    finish(slots, points, scores, p)
 
 
 @njit(cache=True)
-def play_tricks(s: State, p: Params, bots: np.ndarray, stops: int) -> int:
+def play_tricks(
+    slots: np.ndarray, hands: np.ndarray, points: np.ndarray, scores: np.ndarray, rng: np.ndarray, log: np.ndarray,
+    p: Params, bots: np.ndarray, stops: int,
+) -> int:  # fmt: skip
     """C7, C8 with the built-in bots from the state on, in registers (through the state's own ``play_card`` and
     ``end_trick``), until a seat of the bit mask ``stops`` is to play (returned, the state stored) or the round
     is over (-1)."""
-    slots, hands, rng, log, players = s.slots, s.hands, s.rng, s.log, p.players
+    players = p.players
     trump, called, declarer, partner = slots[TRUMP], slots[CALLED], slots[DECLARER], slots[PARTNER]
     discards, total = np.uint64(slots[DISCARDS]), p.hand * players
     k, leader, led, top_key, winner = slots[CARDS], slots[LEADER], slots[LED], slots[TOP_KEY], slots[WINNER]
@@ -408,7 +421,7 @@ def play_tricks(s: State, p: Params, bots: np.ndarray, stops: int) -> int:
         k += 1
         pos += 1
         if pos == players:
-            winner = end_trick(winner, top_key, one_suit, two_holder, trick, s.points)
+            winner = end_trick(winner, top_key, one_suit, two_holder, trick, points)
             played |= trick
             leader, seat, pos = winner, winner, 0
             led, top_key, one_suit, two_holder, trick = NO_SUIT, -1, True, -1, np.uint64(0)
@@ -417,7 +430,7 @@ def play_tricks(s: State, p: Params, bots: np.ndarray, stops: int) -> int:
     slots[CARDS], slots[LEADER], slots[PLAYED], slots[REVEALED] = k, leader, np.int64(played), revealed
     slots[LED], slots[TOP_KEY], slots[WINNER], slots[ONE_SUIT], slots[TWO_HOLDER], slots[TRICK] = (NO_SUIT, -1, leader,
                                                                                                   1, -1, 0)
-    finish(s, p)
+    finish(slots, points, scores, p)
     return -1
 
 
@@ -429,6 +442,7 @@ def run(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer: int = 
     the auction whatever its bot would bid (the bid advice's pass play). Every action goes through ``apply``
     or the fast trick loops over the same steps."""
     players = p.players
+    slots, hands, points, scores, auction, log, rng = s.slots, s.hands, s.points, s.scores, s.auction, s.log, s.rng
     stops, all_random = 0, True
     for seat in range(players):
         bot = bots[seat, 0]
@@ -436,22 +450,22 @@ def run(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer: int = 
             stops |= 1 << seat
         all_random = all_random and bot == RANDOM
     while True:
-        seat = s.slots[SEAT]
+        seat = slots[SEAT]
         if seat < 0:
             return -1
         if (stops >> seat) & 1:
             return seat
-        phase = s.slots[PHASE]
+        phase = slots[PHASE]
         if phase == CARD:
-            if all_random and s.slots[CARDS] % players == 0:
-                random_tricks(s, p)
+            if all_random and slots[CARDS] % players == 0:
+                random_tricks(slots, hands, points, scores, rng, log, p)
                 return -1
-            return play_tricks(s, p, bots, stops)
-        if phase == AUCTION and seat == passer and not s.slots[FORCED]:
+            return play_tricks(slots, hands, points, scores, rng, log, p, bots, stops)
+        if phase == AUCTION and seat == passer and not slots[FORCED]:
             action = PASS
         else:
-            action = act(int(bots[seat, 0]), s, p, seat)
-        if not apply(s, p, action):
+            action = act_of(int(bots[seat, 0]), slots, hands, rng, p, seat)
+        if not step(slots, hands, points, scores, auction, log, p, action):
             raise ValueError("callpartner: a built-in bot chose an illegal action")
 
 

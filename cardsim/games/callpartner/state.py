@@ -213,7 +213,7 @@ def start_play(
     for seat in range(p.players):
         if seat != declarer and hands[seat] & bit(called):
             slots[PARTNER] = seat
-    _start_tricks(s, p)
+    _start_tricks(s.slots, p)
 
 
 @njit(cache=True, inline="always")
@@ -231,20 +231,32 @@ def decision(s: State) -> int:
 @njit(cache=True, inline="always")
 def lowest_bid(s: State) -> int:
     """The lowest number the seat to move may bid (MIN_BID for the forced dealer; MAX_BID + 1: none)."""
-    return MIN_BID if s.slots[FORCED] else max(MIN_BID, s.slots[HIGH] + 1)
+    return lowest_bid_of(s.slots)
+
+
+@njit(cache=True, inline="always")
+def lowest_bid_of(slots: np.ndarray) -> int:
+    """``lowest_bid`` from the slots array."""
+    return MIN_BID if slots[FORCED] else max(MIN_BID, slots[HIGH] + 1)
 
 
 @njit(cache=True, inline="always")
 def legal_cards(s: State, p: Params) -> np.uint64:
     """The cards the seat to move may choose: CALL any card outside the declarer's hand (C5), DISCARD any card of
     its hand with the kitty (C6), CARD the C7 mask; empty in the auction and when the round is over."""
-    phase, slots = s.slots[PHASE], s.slots
+    return legal_cards_of(s.slots, s.hands)
+
+
+@njit(cache=True, inline="always")
+def legal_cards_of(slots: np.ndarray, hands: np.ndarray) -> np.uint64:
+    """``legal_cards`` from the state's slots and hands arrays (the register-level form the loops use)."""
+    phase = slots[PHASE]
     if phase == CARD:
-        return legal_mask(s.hands[slots[SEAT]], slots[LED])
+        return legal_mask(hands[slots[SEAT]], slots[LED])
     if phase == CALL:
-        return FULL_DECK & ~s.hands[slots[DECLARER]]
+        return FULL_DECK & ~hands[slots[DECLARER]]
     if phase == DISCARD:
-        return s.hands[slots[DECLARER]]
+        return hands[slots[DECLARER]]
     return np.uint64(0)
 
 
@@ -268,12 +280,12 @@ def legal_actions(s: State, p: Params, out: np.ndarray) -> int:
 
 
 @njit(cache=True, inline="always")
-def legal_bid(s: State, action: int) -> bool:
+def legal_bid(slots: np.ndarray, action: int) -> bool:
     """C4: a pass (not for the forced dealer), or a bid 4 * number + suit above the highest so far."""
     if action == PASS:
-        return not s.slots[FORCED]
+        return not slots[FORCED]
     number = action >> 2
-    return action > 0 and lowest_bid(s) <= number <= (MIN_BID if s.slots[FORCED] else MAX_BID)
+    return action > 0 and lowest_bid_of(slots) <= number <= (MIN_BID if slots[FORCED] else MAX_BID)
 
 
 @njit(cache=True, inline="always")
@@ -304,9 +316,8 @@ def end_trick(winner: int, top_key: int, one_suit: bool, two_holder: int, trick:
 
 
 @njit(cache=True, inline="always")
-def _start_tricks(s: State, p: Params) -> None:
+def _start_tricks(slots: np.ndarray, p: Params) -> None:
     """C7: left of the dealer leads the first trick."""
-    slots = s.slots
     leader = slots[DEALER] + 1 if slots[DEALER] + 1 < p.players else 0
     slots[PHASE], slots[SEAT], slots[LEADER], slots[CARDS], slots[PLAN] = CARD, leader, leader, 0, 0
     slots[LED], slots[TOP_KEY], slots[WINNER], slots[ONE_SUIT], slots[TWO_HOLDER] = NO_SUIT, -1, leader, 1, -1
@@ -314,27 +325,25 @@ def _start_tricks(s: State, p: Params) -> None:
 
 
 @njit(cache=True, inline="always")
-def finish(s: State, p: Params) -> None:
+def finish(slots: np.ndarray, points: np.ndarray, scores: np.ndarray, p: Params) -> None:
     """C9 (with C6) once the last trick is taken: the scores and the side's points; the round is over."""
-    slots = s.slots
-    slots[SIDE] = score_deal(p.players, slots[DECLARER], slots[PARTNER], slots[HIGH], s.points,
-                             card_points(np.uint64(slots[DISCARDS])), p.discards_count, s.scores)  # fmt: skip
+    slots[SIDE] = score_deal(p.players, slots[DECLARER], slots[PARTNER], slots[HIGH], points,
+                             card_points(np.uint64(slots[DISCARDS])), p.discards_count, scores)  # fmt: skip
     slots[PHASE], slots[SEAT] = DONE, -1
 
 
 @njit(cache=True, inline="always")
-def _redeal(s: State, p: Params) -> None:
+def _redeal(slots: np.ndarray, scores: np.ndarray, p: Params) -> None:
     """All passed under all_pass=redeal: the round is over and scores nothing."""
-    s.slots[PHASE], s.slots[SEAT], s.slots[DECLARER], s.slots[HIGH], s.slots[TRUMP] = DONE, -1, -1, 0, NO_SUIT
+    slots[PHASE], slots[SEAT], slots[DECLARER], slots[HIGH], slots[TRUMP] = DONE, -1, -1, 0, NO_SUIT
     for seat in range(p.players):
-        s.scores[seat] = 0
+        scores[seat] = 0
 
 
 @njit(cache=True, inline="always")
-def _auction(s: State, p: Params, action: int) -> None:
-    slots = s.slots
+def _auction(slots: np.ndarray, auction: np.ndarray, scores: np.ndarray, p: Params, action: int) -> None:
     seat = slots[SEAT]
-    s.auction[slots[CALLS], 0], s.auction[slots[CALLS], 1] = seat, action
+    auction[slots[CALLS], 0], auction[slots[CALLS], 1] = seat, action
     slots[CALLS] += 1
     if slots[FORCED]:  # all passed: the dealer declares 10 in the suit of its choice
         slots[FORCED], slots[HIGH], slots[TRUMP], slots[DECLARER] = 0, MIN_BID, action & 3, seat
@@ -355,31 +364,32 @@ def _auction(s: State, p: Params, action: int) -> None:
             if p.forced:
                 slots[FORCED], slots[SEAT] = 1, slots[DEALER]
             else:
-                _redeal(s, p)
+                _redeal(slots, scores, p)
             return
     slots[PHASE], slots[SEAT] = CALL, slots[DECLARER]
 
 
 @njit(cache=True, inline="always")
-def apply_card(s: State, p: Params, card: int) -> None:
+def apply_card(
+    slots: np.ndarray, hands: np.ndarray, points: np.ndarray, scores: np.ndarray, log: np.ndarray, p: Params, card: int
+) -> None:  # fmt: skip
     """C7, C8: the seat to move plays ``card`` (legal: checked by ``apply``)."""
-    slots = s.slots
     seat, k = slots[SEAT], slots[CARDS]
     pos = k % p.players
-    s.hands[seat] ^= bit(card)
-    s.log[k] = card
+    hands[seat] ^= bit(card)
+    log[k] = card
     led, top_key, winner, one_suit, two_holder, trick, revealed = play_card(
         card, seat, pos, slots[TRUMP], slots[CALLED], slots[LED], slots[TOP_KEY], slots[WINNER], slots[ONE_SUIT] != 0,
         slots[TWO_HOLDER], np.uint64(slots[TRICK]), slots[REVEALED] != 0)  # fmt: skip
     slots[CARDS], slots[REVEALED] = k + 1, revealed
     if pos == p.players - 1:
-        winner = end_trick(winner, top_key, one_suit, two_holder, trick, s.points)
+        winner = end_trick(winner, top_key, one_suit, two_holder, trick, points)
         slots[PLAYED] |= np.int64(trick)
         slots[LEADER], slots[SEAT] = winner, winner
         slots[LED], slots[TOP_KEY], slots[WINNER], slots[ONE_SUIT], slots[TWO_HOLDER] = NO_SUIT, -1, winner, 1, -1
         slots[TRICK] = 0
         if k + 1 == p.hand * p.players:
-            finish(s, p)
+            finish(slots, points, scores, p)
     else:
         slots[LED], slots[TOP_KEY], slots[WINNER], slots[ONE_SUIT], slots[TWO_HOLDER] = (led, top_key, winner,
                                                                                        one_suit, two_holder)
@@ -391,35 +401,45 @@ def apply_card(s: State, p: Params, card: int) -> None:
 def apply(s: State, p: Params, action: int) -> bool:
     """The seat to move takes ``action``: False (and ``s`` unchanged) if it is not legal (RULES.md D2), else the
     round advances to the next decision."""
-    phase, slots = s.slots[PHASE], s.slots
+    return step(s.slots, s.hands, s.points, s.scores, s.auction, s.log, p, action)
+
+
+@njit(cache=True, inline="always")
+def step(
+    slots: np.ndarray, hands: np.ndarray, points: np.ndarray, scores: np.ndarray, auction: np.ndarray,
+    log: np.ndarray, p: Params, action: int,
+) -> bool:  # fmt: skip
+    """``apply`` on the state's arrays (the loops unpack the State once and step through this; passing the
+    State bundle itself costs a reference count per array and call)."""
+    phase = slots[PHASE]
     if phase == CARD:
-        if action < 0 or action >= DECK_SIZE or not legal_cards(s, p) & bit(action):
+        if action < 0 or action >= DECK_SIZE or not legal_cards_of(slots, hands) & bit(action):
             return False
-        apply_card(s, p, action)
+        apply_card(slots, hands, points, scores, log, p, action)
         return True
     if phase == AUCTION:
-        if not legal_bid(s, action):
+        if not legal_bid(slots, action):
             return False
-        _auction(s, p, action)
+        _auction(slots, auction, scores, p, action)
         return True
-    if action < 0 or action >= DECK_SIZE or not legal_cards(s, p) & bit(action):
+    if action < 0 or action >= DECK_SIZE or not legal_cards_of(slots, hands) & bit(action):
         return False
     declarer = slots[DECLARER]
     if phase == CALL:  # C5, then C6: the declarer takes the kitty
         slots[CALLED] = action
         for seat in range(p.players):
-            if s.hands[seat] & bit(action):
+            if hands[seat] & bit(action):
                 slots[PARTNER] = seat
-        s.hands[declarer] |= np.uint64(slots[KITTY])
+        hands[declarer] |= np.uint64(slots[KITTY])
         slots[PHASE] = DISCARD
         return True
     # DISCARD: one card of the hand with the kitty
-    s.hands[declarer] ^= bit(action)
+    hands[declarer] ^= bit(action)
     slots[DISCARDS] |= np.int64(bit(action))
     slots[PLAN] &= ~np.int64(bit(action))
     slots[N_DISCARDS] += 1
     if slots[N_DISCARDS] == p.kitty:
-        _start_tricks(s, p)
+        _start_tricks(slots, p)
     return True
 
 
