@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from cardsim.cards import SUIT_SYMBOLS, SUITS, Deck
-from cardsim.decisions import CALL, CARD, DECISIONS, DISCARD, TRUMP
+from cardsim.decisions import BID, CALL, CARD, DECISIONS, DISCARD, PREDICT, TRUMP
 from cardsim.driver import play_round
 from cardsim.errors import CardsimError
 from cardsim.lineup import FIRST_STRONG, Lineup, Setting, make_lineup
@@ -182,7 +182,13 @@ class Game(ABC):
         """The legal actions of the seat to act, in public form (see above)."""
         decision = int(self.kernel("decision", state))
         n = self.kernel("legal_actions", state, self.params(rules), self._actions)
-        return [self.public_action(rules, decision, int(code)) for code in self._actions[:n]]
+        codes = self._actions[:n].tolist()
+        if decision in (PREDICT, BID):  # numbers are themselves
+            return codes
+        if decision in (CARD, CALL, DISCARD):
+            names = self.deck.card_names
+            return [names[code] for code in codes]
+        return [self.public_action(rules, decision, code) for code in codes]
 
     def apply(self, rules: Any, state: Any, action: Any) -> None:
         """Apply one public action; an illegal one raises ``CardsimError`` naming it and the legal ones, and leaves

@@ -164,16 +164,15 @@ class CallPartner(Game):
 
     def legal(self, rules: CallPartnerRules, state: sm.State) -> list:
         if state.slots[sm.PHASE] == AUCTION:
-            out = np.empty(64, np.int64)
-            n = sm.legal_actions(state, sm.params(rules), out)
-            return [_bid(c) for c in out[:n]]
-        return FRENCH52.names(int(sm.legal_cards(state, sm.params(rules)))).split()
+            n = self.kernel("legal_actions", state, self.params(rules), self._actions)
+            return [_bid(c) for c in self._actions[:n].tolist()]
+        return FRENCH52.names(int(self.kernel("legal_cards", state, self.params(rules)))).split()
 
     def apply(self, rules: CallPartnerRules, state: sm.State, action: Any) -> None:
-        slots, phase, p = state.slots, int(state.slots[sm.PHASE]), sm.params(rules)
-        legal = int(sm.legal_cards(state, p))
+        slots, phase, p = state.slots, int(state.slots[sm.PHASE]), self.params(rules)
+        legal = int(self.kernel("legal_cards", state, p))
         if phase == AUCTION:
-            code = checked_bid(action, int(sm.lowest_bid(state)), bool(slots[sm.FORCED]))
+            code = checked_bid(action, int(self.kernel("lowest_bid", state)), bool(slots[sm.FORCED]))
         elif phase == CALL:
             code = checked_call(action, int(state.hands[slots[sm.DECLARER]]))
         elif phase == DISCARD:
@@ -182,7 +181,7 @@ class CallPartner(Game):
             code = checked_card(action, legal)
         else:
             raise CardsimError(f"the round is over: no action is legal, not {action!r}")
-        if not sm.apply(state, p, code):  # the checks above are the state machine's, in words
+        if not self.kernel("apply", state, p, code):  # the checks above are the state machine's, in words
             raise CardsimError(f"{action!r} is not legal; legal: {self.legal(rules, state)}")
 
     def answer_actions(self, rules: CallPartnerRules, state: sm.State, answer: Any) -> list:
