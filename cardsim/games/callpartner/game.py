@@ -170,15 +170,12 @@ class CallPartner(Game):
 
     def apply(self, rules: CallPartnerRules, state: sm.State, action: Any) -> None:
         slots, phase, p = state.slots, int(state.slots[sm.PHASE]), self.params(rules)
-        legal = int(self.kernel("legal_cards", state, p))
         if phase == AUCTION:
             code = checked_bid(action, int(self.kernel("lowest_bid", state)), bool(slots[sm.FORCED]))
         elif phase == CALL:
             code = checked_call(action, int(state.hands[slots[sm.DECLARER]]))
-        elif phase == DISCARD:
-            code = checked_card(action, legal)
-        elif phase == CARD:
-            code = checked_card(action, legal)
+        elif phase in (DISCARD, CARD):
+            code = checked_card(action, int(self.kernel("legal_cards", state, p)))
         else:
             raise CardsimError(f"the round is over: no action is legal, not {action!r}")
         if not self.kernel("apply", state, p, code):  # the checks above are the state machine's, in words
