@@ -147,9 +147,10 @@ class CallPartner(Game):
         if [bin(m).count("1") for m in cards] != sizes or sum(cards) != (1 << 52) - 1:
             raise CardsimError(f"callpartner with {rules.players} players deals {rules.hand_size} cards to each hand "
                                f"and {rules.kitty} to the kitty, every card once")  # fmt: skip
-        s = sm.new_state(rules.players)
+        s, p = sm.new_state(rules.players), sm.params(rules)
         seed_streams(s.rng, np.uint64(0), 0, 0)
-        sm.start(s, sm.params(rules), dealer, np.array(masks, np.uint64), np.uint64(kitty_mask))
+        sm.seed_bots(s, p, np.uint64(0), 0, 0)  # an unseeded (all-zero) xoshiro stream draws zeros for ever
+        sm.start(s, p, dealer, np.array(masks, np.uint64), np.uint64(kitty_mask))
         return s
 
     def decision_label(self, rules: CallPartnerRules, state: sm.State) -> str:
