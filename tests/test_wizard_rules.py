@@ -481,7 +481,7 @@ def test_B5_plus_minus_one_refuses_the_dealers_bid():
     # others bid 0: the dealer may not bid 5
     bots = [Recorder(fixed=0) for _ in range(4)]
     bots[dealer] = Recorder(fixed=5)
-    with pytest.raises(CardsimError, match=r"bid 5; allowed: one of 0, 1, 2, 3, 4$"):
+    with pytest.raises(CardsimError, match=r"bid 5; allowed: an integer from 0 to 4$"):
         GAME.replay(r, lineup(*bots), 7, 0, None)
     # others already bid more than 5 in total: nothing to refuse
     bots = [Recorder(fixed=4) for _ in range(4)]
