@@ -286,7 +286,7 @@ class Game(ABC):
 
 def _allowed(actions: list) -> str:
     """Legal actions for an error message: a run of integers as a range, else the actions one by one."""
-    if len(actions) > 2 and all(isinstance(a, int) for a in actions) and actions == list(
+    if len(actions) > 1 and all(isinstance(a, int) for a in actions) and actions == list(
         range(actions[0], actions[-1] + 1)
     ):
         return f"an integer from {actions[0]} to {actions[-1]}"
