@@ -43,7 +43,9 @@ from cardsim.games.callpartner.rules import (
     legal_mask,
 )
 from cardsim.games.callpartner.state import (
+    ACTIVE,
     CALLED,
+    CALLS,
     CARDS,
     DECLARER,
     DISCARDS,
@@ -54,6 +56,7 @@ from cardsim.games.callpartner.state import (
     ONE_SUIT,
     PARTNER,
     PASS,
+    PASSED,
     PHASE,
     PLAYED,
     REVEALED,
@@ -68,9 +71,13 @@ from cardsim.games.callpartner.state import (
     State,
     apply,
     deal_around_hand,
+    end_open_auction,
     end_trick,
     finish,
     legal_cards_of,
+    legal_open_bid,
+    next_bidder,
+    open_call,
     play_card,
     step,
 )
@@ -327,16 +334,7 @@ def act_of(bot: int, slots: np.ndarray, hands: np.ndarray, rng: np.ndarray, p: P
         if slots[FORCED]:  # all passed: the dealer's trump for its 10 (C4)
             suit = below(rng, stream, 4) if bot == RANDOM else best_trump(hand, players)[0]
             return 4 * MIN_BID + suit
-        high = slots[HIGH]
-        if bot == RANDOM:  # one draw: half of the outcomes pass, the rest are (number, suit) pairs, all equally likely
-            lowest = max(MIN_BID, high + 1)
-            pairs = 4 * (MAX_BID - lowest + 1)
-            draw = below(rng, stream, 2 * pairs)
-            if draw < pairs:
-                return PASS
-            return 4 * (lowest + ((draw - pairs) >> 2)) + ((draw - pairs) & 3)
-        number, suit = heuristic_bid(hand, high, players)
-        return PASS if number == 0 else 4 * number + suit
+        return open_bid(bot, rng, stream, hand, slots[HIGH], players)
     if phase == CALL:  # C5: any card not in the hand
         if bot == RANDOM:
             return random_card(rng, stream, FULL_DECK & ~hand)
@@ -348,7 +346,55 @@ def act_of(bot: int, slots: np.ndarray, hands: np.ndarray, rng: np.ndarray, p: P
     return heuristic_discard_one(hand | chosen, chosen, slots[TRUMP], p.discards_count)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def open_bid(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, high: int, players: int) -> int:
+    """The built-in bot's call in the open auction (C4) over the highest bid ``high``: PASS or 4 * number + suit."""
+    if bot == RANDOM:  # one draw: half of the outcomes pass, the rest are (number, suit) pairs, all equally likely
+        lowest = max(MIN_BID, high + 1)
+        pairs = 4 * (MAX_BID - lowest + 1)
+        draw = below(rng, stream, 2 * pairs)
+        if draw < pairs:
+            return PASS
+        return 4 * (lowest + ((draw - pairs) >> 2)) + ((draw - pairs) & 3)
+    number, suit = heuristic_bid(hand, high, players)
+    return PASS if number == 0 else 4 * number + suit
+
+
+@njit(cache=True, _nrt=False)
+def open_auction(
+    slots: np.ndarray, hands: np.ndarray, scores: np.ndarray, auction: np.ndarray, rng: np.ndarray, p: Params,
+    bots: np.ndarray, stops: int, passer: int,
+) -> int:  # fmt: skip
+    """C4 with the built-in bots from the state on, in registers (through the state's own ``legal_open_bid``,
+    ``open_call``, ``next_bidder``, ``end_open_auction``), until a seat of the bit mask ``stops`` is to speak
+    (returned, the state stored) or the open auction is over (-1, the state at its next decision). Seat
+    ``passer`` passes at its turn (see ``run``)."""
+    seat, calls, passed, active = slots[SEAT], slots[CALLS], slots[PASSED], slots[ACTIVE]
+    high, trump, declarer = slots[HIGH], slots[TRUMP], slots[DECLARER]
+    over = False
+    while not over:
+        if (stops >> seat) & 1:
+            break
+        if seat == passer:
+            action = PASS
+        else:
+            action = open_bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], high, p.players)
+        if not legal_open_bid(action, high):
+            raise ValueError("callpartner: a built-in bot chose an illegal bid")
+        auction[calls, 0], auction[calls, 1] = seat, action
+        calls += 1
+        passed, active, high, trump, declarer, over = open_call(seat, action, passed, active, high, trump, declarer)
+        if not over:
+            seat = next_bidder(seat, passed, p.players)
+    slots[SEAT], slots[CALLS], slots[PASSED], slots[ACTIVE] = seat, calls, passed, active
+    slots[HIGH], slots[TRUMP], slots[DECLARER] = high, trump, declarer
+    if not over:
+        return seat
+    end_open_auction(slots, scores, p)
+    return -1
+
+
+@njit(cache=True, _nrt=False)
 def random_tricks(
     slots: np.ndarray, hands: np.ndarray, points: np.ndarray, scores: np.ndarray, rng: np.ndarray, log: np.ndarray,
     p: Params,
@@ -386,7 +432,7 @@ def random_tricks(
     finish(slots, points, scores, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_tricks(
     slots: np.ndarray, hands: np.ndarray, points: np.ndarray, scores: np.ndarray, rng: np.ndarray, log: np.ndarray,
     p: Params, bots: np.ndarray, stops: int,
@@ -434,7 +480,7 @@ def play_tricks(
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer: int = -1) -> int:
     """The built-in bots of ``bots`` (the lineup table: row[0] the id, -1 for a Python bot) play on from ``s``
     until a seat with id -1 (or, if ``stop_strong``, a strong id) is to move (returned), or the round is over
@@ -461,10 +507,12 @@ def run(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer: int = 
                 random_tricks(slots, hands, points, scores, rng, log, p)
                 return -1
             return play_tricks(slots, hands, points, scores, rng, log, p, bots, stops)
-        if phase == AUCTION and seat == passer and not slots[FORCED]:
-            action = PASS
-        else:
-            action = act_of(int(bots[seat, 0]), slots, hands, rng, p, seat)
+        if phase == AUCTION and not slots[FORCED]:
+            seat = open_auction(slots, hands, scores, auction, rng, p, bots, stops, passer)
+            if seat >= 0:
+                return seat
+            continue
+        action = act_of(int(bots[seat, 0]), slots, hands, rng, p, seat)
         if not step(slots, hands, points, scores, auction, log, p, action):
             raise ValueError("callpartner: a built-in bot chose an illegal action")
 

@@ -85,7 +85,8 @@ def simulate_games(
         s = new_state(players)
         totals = np.zeros(players, np.int64)
         for u in range(b * block, min(count, (b + 1) * block)):
-            totals[:] = 0
+            for seat in range(players):  # a loop: a slice assignment per unit costs more than a random bot's bid
+                totals[seat] = 0
             d, first = 0, -1
             while True:
                 dealer = -1 if d == 0 else (first + d) % players  # the deal rotates (C3)

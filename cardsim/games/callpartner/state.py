@@ -151,7 +151,7 @@ def _deal(s: State, p: Params, seed: np.uint64, unit: int, sub: int, dealer: int
     _start(s, p, dealer, kitty)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal(s: State, p: Params, seed: np.uint64, unit: int, sub: int, dealer: int) -> None:
     """Round ``sub`` of unit ``unit``: streams keyed (seed, unit, sub), the dealer (drawn; used if ``dealer`` < 0),
     the kitty and the hands, then the auction opens. The strong bots' streams are seeded apart (``seed_bots``)."""
@@ -282,10 +282,49 @@ def legal_actions(s: State, p: Params, out: np.ndarray) -> int:
 @njit(cache=True, inline="always")
 def legal_bid(slots: np.ndarray, action: int) -> bool:
     """C4: a pass (not for the forced dealer), or a bid 4 * number + suit above the highest so far."""
+    if slots[FORCED]:
+        return action >> 2 == MIN_BID
+    return legal_open_bid(action, slots[HIGH])
+
+
+@njit(cache=True, inline="always")
+def legal_open_bid(action: int, high: int) -> bool:
+    """C4 in the open auction (highest bid so far ``high``, 0: none): a pass, or a bid of a higher number."""
+    return action == PASS or (action > 0 and max(MIN_BID, high + 1) <= action >> 2 <= MAX_BID)
+
+
+@njit(cache=True, inline="always")
+def open_call(seat: int, action: int, passed: int, active: int, high: int, trump: int, declarer: int) -> tuple:
+    """C4 for one legal call of the open auction in registers: a pass is final, a bid is the highest so far.
+    Returns (passed, active, high, trump, declarer, over); ``over`` once nobody can outbid the highest bid (or
+    everybody passed)."""
     if action == PASS:
-        return not slots[FORCED]
-    number = action >> 2
-    return action > 0 and lowest_bid_of(slots) <= number <= (MIN_BID if slots[FORCED] else MAX_BID)
+        passed |= 1 << seat
+        active -= 1
+    else:
+        high, trump, declarer = action >> 2, action & 3, seat
+    return passed, active, high, trump, declarer, high == MAX_BID or active == 0 or (declarer >= 0 and active == 1)
+
+
+@njit(cache=True, inline="always")
+def next_bidder(seat: int, passed: int, players: int) -> int:
+    """The next seat after ``seat`` that has not passed (bits ``passed``)."""
+    seat = seat + 1 if seat + 1 < players else 0
+    while (passed >> seat) & 1:
+        seat = seat + 1 if seat + 1 < players else 0
+    return seat
+
+
+@njit(cache=True, inline="always")
+def end_open_auction(slots: np.ndarray, scores: np.ndarray, p: Params) -> None:
+    """C4 once the open auction is over (its result in the slots): the declarer calls (C5); if all passed, the
+    dealer must declare 10 (all_pass=dealer_forced) or the round ends for a redeal."""
+    if slots[DECLARER] >= 0:
+        slots[PHASE], slots[SEAT] = CALL, slots[DECLARER]
+    elif p.forced:
+        slots[FORCED], slots[SEAT] = 1, slots[DEALER]
+    else:
+        _redeal(slots, scores, p)
 
 
 @njit(cache=True, inline="always")
@@ -347,26 +386,15 @@ def _auction(slots: np.ndarray, auction: np.ndarray, scores: np.ndarray, p: Para
     slots[CALLS] += 1
     if slots[FORCED]:  # all passed: the dealer declares 10 in the suit of its choice
         slots[FORCED], slots[HIGH], slots[TRUMP], slots[DECLARER] = 0, MIN_BID, action & 3, seat
+        slots[PHASE] = CALL
+        return
+    passed, active, high, trump, declarer, over = open_call(seat, action, slots[PASSED], slots[ACTIVE], slots[HIGH],
+                                                            slots[TRUMP], slots[DECLARER])  # fmt: skip
+    slots[PASSED], slots[ACTIVE], slots[HIGH], slots[TRUMP], slots[DECLARER] = passed, active, high, trump, declarer
+    if over:
+        end_open_auction(slots, scores, p)
     else:
-        if action == PASS:  # a pass is final
-            slots[PASSED] |= 1 << seat
-            slots[ACTIVE] -= 1
-        else:
-            slots[HIGH], slots[TRUMP], slots[DECLARER] = action >> 2, action & 3, seat
-        active, declarer = slots[ACTIVE], slots[DECLARER]
-        if not (slots[HIGH] == MAX_BID or active == 0 or (declarer >= 0 and active == 1)):
-            seat = seat + 1 if seat + 1 < p.players else 0
-            while (slots[PASSED] >> seat) & 1:
-                seat = seat + 1 if seat + 1 < p.players else 0
-            slots[SEAT] = seat
-            return
-        if declarer < 0:
-            if p.forced:
-                slots[FORCED], slots[SEAT] = 1, slots[DEALER]
-            else:
-                _redeal(slots, scores, p)
-            return
-    slots[PHASE], slots[SEAT] = CALL, slots[DECLARER]
+        slots[SEAT] = next_bidder(seat, passed, p.players)
 
 
 @njit(cache=True, inline="always")
