@@ -24,7 +24,7 @@ from cardsim.analysis import Summary
 from cardsim.errors import CardsimError
 from cardsim.games import Game, get_game
 from cardsim.options import rules_text
-from cardsim.rng import check_seed
+from cardsim.rng import check_index, check_seed
 
 ROUNDS_PER_CHUNK = 1 << 18
 ROWS_PER_CHUNK_WITH_OUT = 1 << 19  # rows held in memory before they go to the Parquet file
@@ -213,6 +213,6 @@ def replay(
     game = get_game(game) if isinstance(game, str) else game
     rule_set = game.make_rules(rules, players)
     lineup = game.lineup(bots, rule_set)
-    if round < 0 or (game_no is not None and game_no < 0):
-        raise CardsimError(f"round {round} / game {game_no} is not allowed: rounds and games are numbered from 0")
+    round = check_index(round, "round")
+    game_no = None if game_no is None else check_index(game_no, "game")
     return game.replay(rule_set, lineup, check_seed(seed), round, game_no)

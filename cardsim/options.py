@@ -31,13 +31,25 @@ def describe_allowed(allowed: tuple | range) -> str:
     return "one of " + ", ".join(str(a) for a in allowed)
 
 
+def _as_integer(value: Any) -> int | None:
+    """``value`` as an int if it is one (an int, a numpy integer, a whole float, or its text), else None: never
+    truncated (10.9 is no integer; RULES.md D1)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return int(value) if float(value).is_integer() else None
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        return None
+
+
 def _convert(game: str, name: str, value: Any, allowed: tuple | range) -> Any:
     if isinstance(allowed, range):
-        try:
-            number = int(value)
-        except (TypeError, ValueError):
-            number = None
-        if number is None or isinstance(value, bool) or number not in allowed:
+        number = _as_integer(value)
+        if number is None or number not in allowed:
             raise CardsimError(f"{game} rule {name}={value!r} is not allowed: use {describe_allowed(allowed)}")
         return number
     if isinstance(value, bool) and allowed == (False, True):

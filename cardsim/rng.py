@@ -150,6 +150,17 @@ def bot_seed(seed: int, unit: int, sub: int, seat: int) -> int:
     return int(siphash24(key, BOT_DOMAIN, np.uint64(PYTHON_BOT + seat)))
 
 
+MAX_INDEX = 2**63 - 1  # the kernels number units and rounds in int64
+
+
+def check_index(value: int, what: str) -> int:
+    """Validate a round or game index (``what``): any integer 0 <= value < 2**63. A larger one would reach the
+    kernels as a uint64, which numba refuses once they are compiled for int64 (RULES.md D1, D3)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) <= MAX_INDEX:
+        raise CardsimError(f"{what} {value!r} is not allowed: {what}s are numbered from 0 to 2**63-1")
+    return int(value)
+
+
 def check_seed(seed: int) -> int:
     """Validate a user seed: any integer 0 <= seed < 2**64."""
     if not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= MASK64:

@@ -26,7 +26,7 @@ import numpy as np
 from cardsim.errors import CardsimError
 from cardsim.games import Game, get_game
 from cardsim.lineup import builtin_row
-from cardsim.rng import bot_seed, check_seed
+from cardsim.rng import bot_seed, check_index, check_seed
 
 
 class Round:
@@ -165,12 +165,10 @@ def new_round(
     if shown or dealer is not None:
         raise CardsimError("dealer and shown cards go with hands=[...]; a dealt round has its own")
     seed = check_seed(seed)
-    if isinstance(round, bool) or not isinstance(round, int) or round < 0:
-        raise CardsimError(f"round {round!r} is not allowed: rounds are numbered from 0")
+    round = check_index(round, "round")
     if game_no is None:
         return Round(game, rule_set, game.deal(rule_set, seed, round, 0, -1, False), seed, round, 0, None)
-    if isinstance(game_no, bool) or not isinstance(game_no, int) or game_no < 0:
-        raise CardsimError(f"game {game_no!r} is not allowed: games are numbered from 0")
+    game_no = check_index(game_no, "game")
     most = game.max_rounds(rule_set)
     if round >= most:
         raise CardsimError(f"a {game.name} game under these rules has at most {most} rounds: 0 to {most - 1}")
@@ -225,9 +223,7 @@ def new_game(
     """Game ``game_no`` of ``seed`` at its first decision: the rounds ``cardsim replay --game-no`` shows."""
     game = get_game(game) if isinstance(game, str) else game
     rule_set = game.make_rules(rules, players)
-    if isinstance(game_no, bool) or not isinstance(game_no, int) or game_no < 0:
-        raise CardsimError(f"game {game_no!r} is not allowed: games are numbered from 0")
-    return Match(game, rule_set, check_seed(seed), game_no)
+    return Match(game, rule_set, check_seed(seed), check_index(game_no, "game"))
 
 
 def _items(rules: Any) -> dict:

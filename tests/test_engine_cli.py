@@ -141,6 +141,8 @@ def test_cli_replay_json_schema(capsys):
         (["simulate", "differenzler", "--bots", "nothere.py:Bot"], "no file nothere.py"),
         (["simulate", "differenzler", "--bots", f"{EXAMPLES}:Missing"], "has no class Missing; classes there"),
         (["simulate", "differenzler", "--out", "/no/such/dir/x.parquet"], "folder /no/such/dir does not exist"),
+        (["replay", "differenzler", "--round", "99999999999999999999"], "round 99999999999999999999 is not allowed"),
+        (["replay", "differenzler", "--round", "0", "--game-no", str(2**63)], f"game {2**63} is not allowed"),
         (["replay", "differenzler", "--game-no", "0", "--round", "9", "--rule", "max_tiebreak_rounds=0"],
          "ended after 4 rounds; rounds are 0..3"),  # fmt: skip
     ],
@@ -201,3 +203,40 @@ def test_rules_built_directly_are_validated_too(game, settings, message):
 
     with pytest.raises(CardsimError, match=message):
         get_game(game).rules_class(**settings)
+
+
+@pytest.mark.parametrize(
+    "game, settings, players, message",
+    [
+        ("differenzler", {"exact_bonus": 10.9}, None, "differenzler rule exact_bonus=10.9 is not allowed"),
+        ("wizard", None, 5.7, "wizard rule players=5.7 is not allowed: use an integer from 3 to 6"),
+        ("callpartner", {"target": 500.5}, None, "callpartner rule target=500.5 is not allowed"),
+        ("wizard", ["cards=3.5"], None, "wizard rule cards='3.5' is not allowed"),
+    ],
+)
+def test_float_rule_values_are_refused_not_truncated(game, settings, players, message):
+    """Issue 13.4: make_rules({"exact_bonus": 10.9}) gave 10 and players=5.7 gave 5."""
+    from cardsim import get_game
+
+    with pytest.raises(CardsimError, match=message):
+        get_game(game).make_rules(settings, players)
+    assert get_game("differenzler").make_rules({"exact_bonus": 10.0}).exact_bonus == 10  # a whole float is that integer
+
+
+def test_round_and_game_indexes_of_2_63_and_above_are_refused_whatever_ran_before():
+    """Issue 13.5: round=2**63 worked in a fresh process but raised a bare OverflowError after a smaller replay
+    (the kernels were compiled for int64 by then); 2**64 and above always raised it."""
+    import cardsim
+
+    first = replay("differenzler", seed=1, round=3)
+    for value in (2**63, 2**64, 10**20):
+        with pytest.raises(CardsimError, match=f"round {value} is not allowed: rounds are numbered from 0 to 2"):
+            replay("differenzler", seed=1, round=value)
+        with pytest.raises(CardsimError, match=f"game {value} is not allowed: games are numbered from 0 to 2"):
+            replay("differenzler", seed=1, round=0, game_no=value)
+        with pytest.raises(CardsimError, match=f"round {value} is not allowed"):
+            cardsim.new_round("wizard", seed=1, round=value)
+        with pytest.raises(CardsimError, match=f"game {value} is not allowed"):
+            cardsim.new_game("callpartner", seed=1, game_no=value)
+    assert replay("differenzler", seed=1, round=3) == first
+    assert replay("differenzler", seed=1, round=2**63 - 1)["hands"] != first["hands"]

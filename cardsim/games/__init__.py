@@ -56,7 +56,8 @@ class Game(ABC):
     def make_rules(self, settings: dict[str, Any] | list[str] | None = None, players: int | None = None) -> Any:
         """Validated rules; ``players`` is a rule where the game allows a choice, else it must be the fixed count."""
         if players is not None and "players" in {f.name for f in dataclasses.fields(self.rules_class)}:
-            settings = [*_as_items(settings), f"players={players}"]
+            settings = ({**(settings or {}), "players": players} if settings is None or isinstance(settings, dict)
+                        else [*settings, f"players={players}"])  # fmt: skip
         elif players is not None and players not in self.players:
             allowed = ", ".join(map(str, self.players))
             raise CardsimError(f"{self.name} is played by {allowed} players, not {players}")
@@ -300,12 +301,6 @@ def replay_title(record: dict) -> str:
     )  # fmt: skip
     rules = ",".join(f"{k}={v}" for k, v in record["rules"].items())
     return f"{record['game']}  seed {record['seed']}  {where}  rules {rules}"
-
-
-def _as_items(settings: dict[str, Any] | list[str] | None) -> list[str]:
-    if settings is None:
-        return []
-    return [f"{k}={v}" for k, v in settings.items()] if isinstance(settings, dict) else list(settings)
 
 
 def get_game(name: str) -> Game:
