@@ -24,6 +24,7 @@ from cardsim.analysis import Summary
 from cardsim.errors import CardsimError
 from cardsim.games import Game, get_game
 from cardsim.options import rules_text
+from cardsim.results import for_arithmetic
 from cardsim.rng import check_index, check_seed
 
 ROUNDS_PER_CHUNK = 1 << 18
@@ -145,12 +146,12 @@ def _frame(rows: dict[str, np.ndarray], constants: dict, bots: tuple[str, ...], 
         if name == "seat":
             names = list(dict.fromkeys(bots))
             codes = np.array([names.index(b) for b in bots], np.int8)
-            data["seat"] = values
+            data["seat"] = for_arithmetic(values)
             data["bot"] = pd.Categorical.from_codes(codes[values.astype(np.intp)], names)
         elif name in categories:
             data[name] = pd.Categorical.from_codes(values.astype(np.int16), categories[name])
         else:
-            data[name] = values
+            data[name] = for_arithmetic(values)
     return pd.DataFrame(data)
 
 

@@ -72,6 +72,12 @@ class Batch:
         }
 
 
+def for_arithmetic(values: np.ndarray) -> np.ndarray:
+    """A public row column in a dtype safe for a user's arithmetic: int8 widens to int16 (``20 + 10 * tricks`` wraps
+    in int8 from 13 tricks on). The kernels and the runner's chunks keep int8 to save memory and bytes."""
+    return values.astype(np.int16) if values.dtype == np.int8 else values
+
+
 @njit(cache=True)
 def _unit_totals(values: np.ndarray, played: np.ndarray) -> np.ndarray:
     """[unit, seat] sums of ``values[unit, round, seat]`` over each unit's played rounds."""

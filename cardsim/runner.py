@@ -44,7 +44,7 @@ from cardsim.games import get_game
 from cardsim.kernel_cache import source_digest
 from cardsim.lineup import is_python_bot
 from cardsim.options import rules_text
-from cardsim.results import Batch
+from cardsim.results import Batch, for_arithmetic
 from cardsim.rng import check_seed
 from cardsim.tournament import DealStats, Standings, rotated, standings
 
@@ -490,15 +490,15 @@ def _tidy(wide: pd.DataFrame, exp: Experiment, front) -> pd.DataFrame:
         "seed": np.full(n * seats, exp.seed, np.uint64),
     }
     for column in shared:
-        data[column] = np.repeat(wide[column].to_numpy(), seats)
+        data[column] = for_arithmetic(np.repeat(wide[column].to_numpy(), seats))
         if column == "rotation":
-            data["seat"] = np.tile(np.arange(seats, dtype=np.int8), n)
+            data["seat"] = np.tile(np.arange(seats, dtype=np.int16), n)
             names = list(dict.fromkeys(exp.bots))
             lineups = np.array([[names.index(b) for b in rotated(exp.bots, r)] for r in range(exp.rotations)])
             codes = lineups[data["rotation"].astype(np.intp), data["seat"].astype(np.intp)]
             data["bot"] = pd.Categorical.from_codes(codes.astype(np.int8), names)
     for name in per_seat:
-        data[name] = np.column_stack([wide[f"{name}_{s}"].to_numpy() for s in range(seats)]).ravel()
+        data[name] = for_arithmetic(np.column_stack([wide[f"{name}_{s}"].to_numpy() for s in range(seats)]).ravel())
     for name, derive in front.derived(exp.rule_set()).items():
         data[name] = derive(data)
     for name, labels in front.categories.items():

@@ -240,3 +240,20 @@ def test_round_and_game_indexes_of_2_63_and_above_are_refused_whatever_ran_befor
             cardsim.new_game("callpartner", seed=1, game_no=value)
     assert replay("differenzler", seed=1, round=3) == first
     assert replay("differenzler", seed=1, round=2**63 - 1)["hands"] != first["hands"]
+
+
+def test_row_columns_are_safe_for_arithmetic_in_every_public_output(tmp_path):
+    """Issue 13.9: rows stored tricks and bids as int8, so a B8 check ``20 + 10 * tricks`` over 3-player Wizard
+    rows wrapped for 13 or more tricks. simulate(keep_rows), --out and load_rows give int16 or wider."""
+    from cardsim import runner
+
+    kept = simulate("wizard", "heuristic", rounds=200, players=3, rules={"cards": 20}, keep_rows=True).rows
+    simulate("wizard", "heuristic", rounds=200, players=3, rules={"cards": 20}, out=tmp_path / "w.parquet")
+    written = pd.read_parquet(tmp_path / "w.parquet")
+    exp = runner.experiment("wizard", "heuristic,random,random", rounds=64, players=3, rules={"cards": 20})
+    loaded = runner.load_rows(runner.run(exp, tmp_path / "t", progress=False).folder)
+    for rows in (kept, written, loaded):
+        numeric = rows.select_dtypes("number")
+        assert not [c for c in numeric if numeric[c].dtype.itemsize < 2], numeric.dtypes
+        b8 = np.where(rows.bid == rows.tricks, 20 + 10 * rows.tricks, -10 * (rows.bid - rows.tricks).abs())
+        assert (rows.score == b8).all() and rows.tricks.max() >= 13  # B8 in the rows' own dtypes
