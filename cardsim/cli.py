@@ -52,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="play N whole games; bare --games plays --rounds whole games")  # fmt: skip
     sim.add_argument("--threads", type=int, help="threads (default: all cores)")
     sim.add_argument("--out", help="write one row per (round, seat) to this Parquet file")
+    sim.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="show a progress bar (default: on a terminal)")  # fmt: skip
 
@@ -144,7 +145,7 @@ def _simulate(args: argparse.Namespace) -> None:
     began = time.perf_counter()
     result = simulate(
         args.game, args.bots, rounds=rounds, games=games, seed=args.seed, rules=_rules(args), players=args.players,
-        threads=args.threads, out=args.out, progress=args.progress,
+        threads=args.threads, out=args.out, progress=args.progress, force=args.force,
     )  # fmt: skip
     seconds = time.perf_counter() - began
     played = int(result.summary["rounds"].iloc[0])

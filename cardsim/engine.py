@@ -24,6 +24,7 @@ from cardsim.analysis import Summary
 from cardsim.errors import CardsimError
 from cardsim.games import Game, get_game
 from cardsim.options import rules_text
+from cardsim.outputs import check_output_file
 from cardsim.results import for_arithmetic
 from cardsim.rng import check_index, check_seed
 
@@ -84,12 +85,14 @@ def simulate(
     out: str | os.PathLike | None = None,
     keep_rows: bool = False,
     progress: bool | None = None,
+    force: bool = False,
 ) -> Result:
     """Play ``rounds`` single rounds (or ``games`` whole games) and summarise them per seat.
 
     Round ``i`` (or game ``i``) of ``seed`` is the same whatever the threads or
     chunking. ``out`` streams one row per (round, seat) to a Parquet file;
-    ``keep_rows`` also returns them as a DataFrame (for small runs).
+    ``keep_rows`` also returns them as a DataFrame (for small runs). An existing ``out`` file is refused
+    before any work starts unless ``force``.
     """
     game = get_game(game) if isinstance(game, str) else game
     rule_set = game.make_rules(rules, players)
@@ -97,6 +100,7 @@ def simulate(
     seed = check_seed(seed)
     threads = check_threads(threads)
     units = check_size(rounds, games)
+    out = None if out is None else check_output_file(out, force)
     games_mode = games is not None
     rows_wanted = out is not None or keep_rows
     if games_mode:
@@ -162,8 +166,6 @@ class _ParquetWriter:
         self.path = path
         self.tmp = path.with_name(path.name + ".partial")
         self.writer = None
-        if not path.parent.exists():
-            raise CardsimError(f"cannot write {path}: folder {path.parent} does not exist")
 
     def write(self, frame: pd.DataFrame) -> None:
         import pyarrow as pa

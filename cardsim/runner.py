@@ -44,6 +44,7 @@ from cardsim.games import get_game
 from cardsim.kernel_cache import source_digest
 from cardsim.lineup import is_python_bot
 from cardsim.options import rules_text
+from cardsim.outputs import check_output_folder
 from cardsim.results import Batch, for_arithmetic
 from cardsim.rng import check_seed
 from cardsim.tournament import DealStats, Standings, rotated, standings
@@ -345,6 +346,7 @@ def run(
     if dask_local is not None:
         check_positive(dask_local, "number of --dask-local workers")
     threads = check_threads(threads)
+    check_output_folder(out)
     with _dask_client(scheduler, dask_local) as cluster:  # connect first: a failure leaves no folder behind
         folder = ResultsFolder(out)
         folder.open(exp, resume)
@@ -423,8 +425,9 @@ def _dask_client(scheduler: str | None, dask_local: int | None):
         else:
             try:
                 client, threads = Client(scheduler, timeout="10s"), None  # a worker's numba uses all its cores
-            except OSError as exc:
-                raise CardsimError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+            except (OSError, ValueError, TypeError) as exc:  # unreachable, or an address without a port
+                raise CardsimError(f"cannot reach the Dask scheduler at {scheduler!r}: {exc}; give its address as "
+                                   "tcp://host:8786") from None  # fmt: skip
         with client:
             yield client, threads
     finally:

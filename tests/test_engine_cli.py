@@ -22,8 +22,8 @@ def test_same_seed_identical_parquet_with_one_and_two_threads(tmp_path):
     simulate("differenzler", LINEUP, rounds=3000, seed=11, threads=1, out=one)
     simulate("differenzler", LINEUP, rounds=3000, seed=11, threads=2, out=two)
     assert pq.read_table(one).equals(pq.read_table(two))
-    simulate("differenzler", LINEUP, games=300, seed=11, threads=1, out=one)
-    simulate("differenzler", LINEUP, games=300, seed=11, threads=2, out=two)
+    simulate("differenzler", LINEUP, games=300, seed=11, threads=1, out=one, force=True)
+    simulate("differenzler", LINEUP, games=300, seed=11, threads=2, out=two, force=True)
     assert pq.read_table(one).equals(pq.read_table(two))
 
 
@@ -141,6 +141,12 @@ def test_cli_replay_json_schema(capsys):
         (["simulate", "differenzler", "--bots", "nothere.py:Bot"], "no file nothere.py"),
         (["simulate", "differenzler", "--bots", f"{EXAMPLES}:Missing"], "has no class Missing; classes there"),
         (["simulate", "differenzler", "--out", "/no/such/dir/x.parquet"], "folder /no/such/dir does not exist"),
+        (["simulate", "differenzler", "--rounds", "10", "--out", "/proc/x"], "folder /proc is not writable"),
+        (["tournament", "differenzler", "--rounds", "10", "--out", "/proc/x"], "folder /proc is not writable"),
+        (["tournament", "differenzler", "--rounds", "10", "--out", "/etc/passwd"], "/etc/passwd as a results folder: "
+         "it is a file"),  # fmt: skip
+        (["tournament", "differenzler", "--rounds", "10", "--scheduler", "notanaddress"], "cannot reach the Dask "
+         "scheduler at 'notanaddress': missing port number"),  # fmt: skip
         (["replay", "differenzler", "--round", "99999999999999999999"], "round 99999999999999999999 is not allowed"),
         (["replay", "differenzler", "--round", "0", "--game-no", str(2**63)], f"game {2**63} is not allowed"),
         (["replay", "differenzler", "--game-no", "0", "--round", "9", "--rule", "max_tiebreak_rounds=0"],
@@ -257,3 +263,17 @@ def test_row_columns_are_safe_for_arithmetic_in_every_public_output(tmp_path):
         assert not [c for c in numeric if numeric[c].dtype.itemsize < 2], numeric.dtypes
         b8 = np.where(rows.bid == rows.tricks, 20 + 10 * rows.tricks, -10 * (rows.bid - rows.tricks).abs())
         assert (rows.score == b8).all() and rows.tricks.max() >= 13  # B8 in the rows' own dtypes
+
+
+def test_an_existing_out_folder_or_file_is_refused_before_any_work_and_never_overwritten(tmp_path, capsys):
+    """Issue 13.11: --out <a folder> ran the whole simulation, then died with IsADirectoryError; --out <a file>
+    overwrote a finished Parquet file silently."""
+    assert main(["simulate", "differenzler", "--rounds", "10", "--out", str(tmp_path)]) == 2
+    assert "it is a folder" in capsys.readouterr().err
+    finished = tmp_path / "rows.parquet"
+    assert main(["simulate", "differenzler", "--rounds", "10", "--out", str(finished)]) == 0
+    before = finished.read_bytes()
+    assert main(["simulate", "differenzler", "--rounds", "20", "--out", str(finished)]) == 2
+    assert "already exists" in capsys.readouterr().err and finished.read_bytes() == before
+    assert main(["simulate", "differenzler", "--rounds", "20", "--out", str(finished), "--force"]) == 0
+    assert len(pd.read_parquet(finished)) == 20 * 4

@@ -231,7 +231,7 @@ def test_an_existing_scheduler_runs_the_missing_chunks_bit_for_bit(reference, tm
 def test_an_unreachable_scheduler_is_one_message_and_leaves_no_folder(tmp_path, capsys):
     out = tmp_path / "never"
     assert main(["tournament", "wizard", "--games", "5", "--scheduler", "tcp://127.0.0.1:9", "--out", str(out)]) == 2
-    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in capsys.readouterr().err
+    assert "cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'" in capsys.readouterr().err
     assert not out.exists()
 
 

@@ -890,7 +890,7 @@ def test_D3_same_parquet_with_one_and_two_threads(tmp_path):
     one, two = tmp_path / "one.parquet", tmp_path / "two.parquet"
     for kwargs in ({"rounds": 3000}, {"games": 300}):
         for threads, path in ((1, one), (2, two)):
-            simulate("wizard", "random,heuristic,random", players=3, seed=11, threads=threads, out=path,
+            simulate("wizard", "random,heuristic,random", players=3, seed=11, threads=threads, out=path, force=True,
                      rules={"plus_minus_one": True}, **kwargs)  # fmt: skip
         a, b = pq.read_table(one), pq.read_table(two)
         assert a.num_rows == (3000 if "rounds" in kwargs else 300 * 20) * 3
