@@ -64,41 +64,53 @@ def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -
 
 @njit(cache=True)
 def run_arrays(slots, hands, dealt, bids, won, log, rng, bot_rng, pm1, bidding, bots, strong_bots) -> int:
-    """``run`` on the State's arrays and rule scalars: no NamedTuple crosses this call, since numba counts the
-    references of every array of a tuple at each call passing it (see ``state.step``); the strong bots get their
-    State and Params rebuilt in their (pruned when ``strong_bots`` is None) branch."""
+    """``run`` on the State's arrays and rule scalars (no NamedTuple crosses the hot calls, see ``state.step``):
+    the built-in bots play on in ``run_builtin``, a strong seat is asked here (its State and Params rebuilt in
+    the branch numba prunes when ``strong_bots`` is None) and its action applied, refused if illegal."""
+    players = hands.shape[0]
+    stops = 0
+    for seat in range(players):
+        if bots[seat, 0] < 0 or (strong_bots is not None and strong_bots[seat, 0] >= builtin.MC):
+            stops |= 1 << seat
+    while True:
+        seat = run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops)
+        if strong_bots is None or seat < 0 or bots[seat, 0] < 0:
+            return seat
+        none = np.empty(0, np.int64)
+        action = strong.act(strong_bots[seat], State(slots, hands, dealt, bids, won, log, rng, bot_rng),
+                            Params(players, pm1, bidding, none, none), seat)  # fmt: skip
+        if not step(slots, hands, bids, won, log, pm1, action):
+            raise ValueError("a strong wizard bot chose an illegal action")
+
+
+@njit(cache=True, _nrt=False)
+def run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops: int) -> int:
+    """The built-in bots play on until a seat of the bit mask ``stops`` is to move (returned) or the round is
+    over (-1); an illegal action of theirs is refused too (RULES.md D2): it raises. Bids and cards run in
+    registers (``state.make_bid``, ``state.play_card``). It counts no references (``_nrt=False``: it allocates
+    nothing and calls no strong bot): numba's atomic reference counts of every array at each call cost random
+    rounds a tenth of their time."""
     players = hands.shape[0]
     while True:
         seat = slots[MOVER]
-        if seat < 0:
-            return -1
-        bot = bots[seat, 0]
-        if bot < 0:
+        if seat < 0 or (stops >> seat) & 1:
             return seat
-        strong_seat = strong_bots is not None and strong_bots[seat, 0] >= builtin.MC
-        if slots[PHASE] == BID and not strong_seat:  # the fast path: bids in registers (state.make_bid)
+        if slots[PHASE] == BID:
             n_bids, total = slots[N_BIDS], slots[BID_TOTAL]
             trump, cards = slots[TRUMP_SUIT], slots[CARDS]
-            while n_bids < players:
-                bot = bots[seat, 0]
-                if bot < 0 or (strong_bots is not None and strong_bots[seat, 0] >= builtin.MC):
-                    break
+            while n_bids < players and not (stops >> seat) & 1:
                 no = refused_bid(total, cards, n_bids == players - 1, pm1)
-                b = builtin.bid(int(bot), rng, 1 + seat, hands[seat], trump, players, cards, no)
+                b = builtin.bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], trump, players, cards, no)
                 ok, seat, n_bids, total = make_bid(bids, cards, pm1, seat, n_bids, total, b)
                 if not ok:
                     raise ValueError("a built-in wizard bot chose an illegal bid")
             store_bids(slots, players, seat, n_bids, total)
-            continue
-        if slots[PHASE] == CARD and not strong_seat:  # the fast path: the card phase in registers (state.play_card)
+        elif slots[PHASE] == CARD:
             seat, pos, led, decided, top_key, winner, n_played, trick = load_trick(slots)
             trump, cards = slots[TRUMP_SUIT], slots[CARDS]
-            while seat >= 0:
-                bot = bots[seat, 0]
-                if bot < 0 or (strong_bots is not None and strong_bots[seat, 0] >= builtin.MC):
-                    break
+            while seat >= 0 and not (stops >> seat) & 1:
                 legal = legal_mask(hands[seat], led)
-                card = builtin.play(int(bot), rng, 1 + seat, legal, led, top_key, pos, players, trump,
+                card = builtin.play(int(bots[seat, 0]), rng, 1 + seat, legal, led, top_key, pos, players, trump,
                                     bids[seat] - won[seat])  # fmt: skip
                 if not (legal >> np.uint64(card)) & np.uint64(1):
                     raise ValueError("a built-in wizard bot chose an illegal card")
@@ -106,14 +118,8 @@ def run_arrays(slots, hands, dealt, bids, won, log, rng, bot_rng, pm1, bidding, 
                     hands, won, log, trump, cards, seat, pos, led, decided, top_key, winner, n_played, trick, card
                 )
             store_trick(slots, players, seat, pos, led, decided, top_key, winner, n_played, trick)
-            continue
-        if strong_seat:
-            none = np.empty(0, np.int64)
-            action = strong.act(strong_bots[seat], State(slots, hands, dealt, bids, won, log, rng, bot_rng),
-                                Params(players, pm1, bidding, none, none), seat)  # fmt: skip
-        else:
-            action = builtin.decide(int(bot), slots, hands, bids, won, rng, pm1, seat)
-        if not step(slots, hands, bids, won, log, pm1, action):
+        elif not step(slots, hands, bids, won, log, pm1, builtin.decide(int(bots[seat, 0]), slots, hands, bids, won,
+                                                                        rng, pm1, seat)):  # fmt: skip
             raise ValueError("a built-in wizard bot chose an illegal action")
 
 
