@@ -96,12 +96,17 @@ def _load_python_bot(spec: str, game: str, methods: tuple[str, ...]) -> Any:
             raise CardsimError(f"bot '{spec}': loading {path_text} failed: {type(exc).__name__}: {exc}") from exc
         sys.modules[module_name] = module
     cls = getattr(module, class_name, None)
-    if cls is None:
+    if not isinstance(cls, type):
         found = sorted(n for n, v in vars(module).items() if isinstance(v, type) and not n.startswith("_"))
-        raise CardsimError(
-            f"bot '{spec}': {path_text} has no class {class_name}; classes there: {', '.join(found) or 'none'}"
-        )
-    return _checked_methods(cls(), spec, game, methods)
+        problem = f"has no class {class_name}" if cls is None else f"defines {class_name} as {type(cls).__name__}"
+        raise CardsimError(f"bot '{spec}': {path_text} {problem}; a bot is a class, and the classes there are: "
+                           f"{', '.join(found) or 'none'}")  # fmt: skip
+    try:
+        bot = cls()
+    except Exception as exc:  # the user's constructor: report whatever broke it
+        raise CardsimError(f"bot '{spec}': {class_name}() failed ({type(exc).__name__}: {exc}); a bot class is "
+                           "made without arguments: give the others defaults") from None  # fmt: skip
+    return _checked_methods(bot, spec, game, methods)
 
 
 def _checked_methods(bot: Any, name: str, game: str, methods: tuple[str, ...]) -> Any:

@@ -139,7 +139,7 @@ def test_cli_replay_json_schema(capsys):
         (["simulate", "differenzler", "--threads", "0"], "threads=0 is not allowed: use 1 to"),
         (["simulate", "differenzler", "--players", "5"], "differenzler is played by 4 players, not 5"),
         (["simulate", "differenzler", "--bots", "nothere.py:Bot"], "no file nothere.py"),
-        (["simulate", "differenzler", "--bots", f"{EXAMPLES}:Missing"], "has no class Missing; classes there"),
+        (["simulate", "differenzler", "--bots", f"{EXAMPLES}:Missing"], "has no class Missing; a bot is a class"),
         (["simulate", "differenzler", "--out", "/no/such/dir/x.parquet"], "folder /no/such/dir does not exist"),
         (["simulate", "differenzler", "--rounds", "10", "--out", "/proc/x"], "folder /proc is not writable"),
         (["tournament", "differenzler", "--rounds", "10", "--out", "/proc/x"], "folder /proc is not writable"),
@@ -277,3 +277,19 @@ def test_an_existing_out_folder_or_file_is_refused_before_any_work_and_never_ove
     assert "already exists" in capsys.readouterr().err and finished.read_bytes() == before
     assert main(["simulate", "differenzler", "--rounds", "20", "--out", str(finished), "--force"]) == 0
     assert len(pd.read_parquet(finished)) == 20 * 4
+
+
+def test_a_bot_class_that_needs_arguments_or_a_name_that_is_no_class_is_one_message(tmp_path, capsys):
+    """Issue 13.11: a bot class whose constructor needs arguments, or a name in the file that is not a class,
+    gave a TypeError traceback."""
+    bot_file = tmp_path / "odd_bots.py"
+    bot_file.write_text("class NeedsArgs:\n    def __init__(self, depth):\n        self.depth = depth\n"
+                        "helper = 3\ndef function_bot(obs):\n    return 0\n")  # fmt: skip
+    for name, message in (
+        ("NeedsArgs", "NeedsArgs() failed (TypeError: "),
+        ("helper", "defines helper as int; a bot is a class, and the classes there are: NeedsArgs"),
+        ("function_bot", "defines function_bot as function; a bot is a class, and the classes there are: NeedsArgs"),
+    ):
+        assert main(["simulate", "differenzler", "--rounds", "5", "--bots", f"{bot_file}:{name}"]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1
