@@ -38,7 +38,8 @@ def _parser() -> argparse.ArgumentParser:
     def common(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("game", help="differenzler, wizard or callpartner")
         sub.add_argument("--bots", default="random", help="one bot per seat, comma-separated, or one for all seats: "
-                         "random, heuristic, or path/to/file.py:ClassName (default: random)")  # fmt: skip
+                         "random, heuristic, a strong bot (cardsim info GAME lists them), or path/to/file.py:ClassName "
+                         "(default: random)")  # fmt: skip
         sub.add_argument("--seed", type=nonnegative_int, default=0, help="experiment seed (default 0)")
         sub.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
         sub.add_argument("--players", type=int, help="number of players: wizard 3-6, callpartner 3-5 (default 4)")
@@ -68,8 +69,9 @@ def _parser() -> argparse.ArgumentParser:
                       "missing or damaged chunks")  # fmt: skip
     tour.add_argument("--no-duplicate", dest="duplicate", action="store_false",
                       help="play every deal once as seated instead of once per seat rotation")  # fmt: skip
-    tour.add_argument("--chunk", type=positive_int, help="deals (or games) per chunk file (default: about 262144 "
-                      "rounds or 4096 games per chunk)")  # fmt: skip
+    tour.add_argument("--chunk", type=positive_int, help="deals (with --games: games) per chunk file, each played "
+                      "once per rotation (default: 2**20 deals or 4096 games over all rotations, e.g. 262144 deals "
+                      "of 4 rotations; 1024 with a strong bot, 64 with a Python bot)")  # fmt: skip
     tour.add_argument("--threads", type=int, help="threads of the local run (default: all cores)")
     tour.add_argument("--scheduler", metavar="ADDRESS", help="run the chunks on this dask.distributed scheduler, "
                       "e.g. tcp://host:8786")  # fmt: skip
