@@ -29,6 +29,7 @@ from cardsim.analysis import Z95
 from cardsim.cards import Deck
 from cardsim.errors import CardsimError
 from cardsim.games import Game, get_game
+from cardsim.lineup import FIRST_STRONG
 
 WINDOW = 10  # printed rows either side of the best bid when there are many bids
 MAX_SAMPLES = 10_000_000
@@ -129,11 +130,18 @@ def builtin_bots(game: Game, bots: str | list[str], rules: Any) -> tuple[tuple[s
     return lineup.names, lineup.table
 
 
-def completion_setup(game: str, players: int | None, bots: str | list[str], rules: Any) -> tuple:
-    """(validated rules, bot names, built-in bot ids) for a game's completions."""
+def completion_setup(game: str, players: int | None, bots: str | list[str], rules: Any, strong: bool) -> tuple:
+    """(validated rules, bot names, built-in bot ids) for a game's completions. ``strong``: whether the game's
+    completions can play strong bots (Wizard's do); elsewhere a strong bot is refused by name, never played as
+    another bot under its name."""
     front = get_game(game)
     rule_set = front.make_rules(rules, players)
     names, ids = builtin_bots(front, bots, rule_set)
+    refused = [name for name, row in zip(names, ids, strict=True) if row[0] >= FIRST_STRONG and not strong]
+    if refused:
+        fast = ", ".join(name for name, bot in front.builtin_bots.items() if bot < FIRST_STRONG)
+        raise CardsimError(f"{game} advice plays its completions with the fast bots ({fast}), not {refused[0]}: "
+                           "completions are many thousands of rounds")  # fmt: skip
     return rule_set, names, ids
 
 

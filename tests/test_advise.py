@@ -190,3 +190,17 @@ def test_optimal_bids_smoke_writes_tables_figures_and_report(tmp_path):
     bad = subprocess.run([sys.executable, "experiments/optimal_bids.py", "--hands", "0", "--out", str(tmp_path)],
                          cwd=ROOT, capture_output=True, text=True)  # fmt: skip
     assert bad.returncode == 2 and "--hands" in bad.stderr
+
+
+@pytest.mark.parametrize("game, hand", [
+    ("differenzler", dict(hand="SA SK SQ SJ ST S9 S8 S7 S6", trump="H6")),
+    ("callpartner", dict(hand="SA SK SQ SJ ST S9 S8 S7 S6 S5 S4 S3")),
+])  # fmt: skip
+def test_advice_refuses_a_strong_bot_it_cannot_play_instead_of_playing_another_under_its_name(game, hand):
+    """Issue 13.3: `advise callpartner --bots mc` played the heuristic and labelled it mc; Differenzler refused
+    with other words. Both refuse by name now, listing the fast bots; Wizard's completions do play strong bots."""
+    with pytest.raises(CardsimError, match=rf"{game} advice plays its completions with the fast bots \(random, "
+                       r"heuristic\), not mc"):  # fmt: skip
+        advise(game, bots="mc", samples=8, **hand)
+    with pytest.raises(CardsimError, match=rf"{game} advice plays its completions with the fast bots"):
+        bid_table(game, bots="mc", samples=8, hands=4)

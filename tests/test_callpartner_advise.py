@@ -129,7 +129,7 @@ def test_same_seed_same_numbers_with_one_and_two_threads():
         (STRONG, {"seat": 4}, "use 0 to 3"),
         (STRONG, {"seat": -1}, "use 0 to 3"),
         (STRONG, {"trump": "X"}, "trump 'X' is not allowed"),
-        (STRONG, {"players": 6}, "players='6' is not allowed: use an integer from 3 to 5"),
+        (STRONG, {"players": 6}, "players=6 is not allowed: use an integer from 3 to 5"),
         (STRONG, {"samples": 0}, "samples=0"),
         (STRONG, {"bots": "clever"}, "unknown bot 'clever'"),
         (STRONG, {"rules": ["all_pass=never"]}, "all_pass='never'"),

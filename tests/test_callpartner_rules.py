@@ -833,8 +833,8 @@ def test_property_compiled_deals_conserve_points(seed, players, bot):
     "settings_, players, match",
     [
         ({"kitty": 3}, None, "callpartner has no rule 'kitty'; its rules are: players, all_pass"),
-        ({}, 6, r"callpartner rule players='6' is not allowed: use an integer from 3 to 5"),
-        ({}, 2, r"players='2' is not allowed"),
+        ({}, 6, r"callpartner rule players=6 is not allowed: use an integer from 3 to 5"),
+        ({}, 2, r"players=2 is not allowed"),
         ({"all_pass": "shuffle"}, None, r"all_pass='shuffle' is not allowed: use one of redeal, dealer_forced"),
         ({"discards_count": "maybe"}, None, r"discards_count='maybe' is not allowed: use one of False, True"),
         ({"target": 0}, None, r"target=0 is not allowed: use an integer from 1 to 1000"),
@@ -861,7 +861,7 @@ def test_D1_rules_checked_when_built_directly():
 def test_D1_cli_errors(capsys):
     """D1: the CLI refuses bad players and rules with one line and exit code 2."""
     for argv, message in (
-        (["simulate", "callpartner", "--players", "6"], "players='6' is not allowed: use an integer from 3 to 5"),
+        (["simulate", "callpartner", "--players", "6"], "players=6 is not allowed: use an integer from 3 to 5"),
         (["simulate", "callpartner", "--rule", "all_pass=never"], "all_pass='never' is not allowed"),
         (["simulate", "callpartner", "--bots", "random,random"], "callpartner needs 4 bots, one per seat, but 2"),
     ):

@@ -141,7 +141,7 @@ def advise(
     each level takes the suit that makes it most often. ``details``: the best option's lead over the runner-up
     (paired difference and CI), how a pass ends (shares of all passed, defender, partner, forced declarer), the
     side's mean points per trump, make rates per trump and level."""
-    rule_set, names, ids = completion_setup("callpartner", players, bots, rules)
+    rule_set, names, ids = completion_setup("callpartner", players, bots, rules, strong=False)
     mask = parse_hand(FRENCH52, hand, range(rule_set.hand_size, rule_set.hand_size + 1), "callpartner")
     seat = check_seat(seat, rule_set.players)
     suits = _trump(trump)
@@ -207,7 +207,7 @@ def bid_table(
     Hand h is the hand of seat h % players (from the dealer's left) in single deal h of
     ``cardsim simulate callpartner --seed SEED``; its completions use key 1 + h.
     """
-    rule_set, _, ids = completion_setup("callpartner", players, bots, rules)
+    rule_set, _, ids = completion_setup("callpartner", players, bots, rules, strong=False)
     hands, samples, seed = check_count(hands, "hands"), check_count(samples, "samples"), check_seed(seed)
     p, state = params(rule_set), new_state(rule_set.players)
     rows = []

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from numba import njit, prange
 
-from bots.differenzler import STRONG, act, heuristic_prediction, sweep_predictions
+from bots.differenzler import act, heuristic_prediction, sweep_predictions
 from cardsim.advise import (
     Advice,
     best_option,
@@ -135,15 +135,6 @@ def _evaluate(
     return options, points
 
 
-def _setup(players: int | None, bots: str | list[str], rules: Any) -> tuple:
-    """``completion_setup``, refusing strong bots: completions play many thousands of rounds with fast bots."""
-    rule_set, names, ids = completion_setup("differenzler", players, bots, rules)
-    strong = [n for n, row in zip(names, ids, strict=True) if row[0] >= STRONG]
-    if strong:
-        raise CardsimError(f"differenzler advice plays its completions with random or heuristic bots, not {strong[0]}")
-    return rule_set, names, ids
-
-
 def _trump_card(trump: str | None, hand: int, seat: int) -> int:
     if trump is None:
         raise CardsimError("differenzler advice needs the dealer's shown trump card, e.g. trump='H6' (--trump H6)")
@@ -171,7 +162,7 @@ def advise(
     """The expected penalty (under the rules' ``exact_bonus``) of every prediction 0..157 for ``hand`` at ``seat``
     (0 = First Hand, 3 = dealer) with the dealer's shown card ``trump``; ``details`` has the seat's points
     distribution at the best prediction (its median, quantiles and histogram 0..157) and the rule of thumb."""
-    rule_set, names, ids = _setup(players, bots, rules)
+    rule_set, names, ids = completion_setup("differenzler", players, bots, rules, strong=False)
     mask = parse_hand(JASS36, hand, range(TRICKS, TRICKS + 1), "differenzler")
     seat = check_seat(seat, PLAYERS)
     trump_card = _trump_card(trump, mask, seat)
@@ -215,7 +206,7 @@ def bid_table(
     best_ci95, rule_of_thumb_penalty, heuristic_penalty, mean_points and
     median_points (at the best prediction).
     """
-    rule_set, _, ids = _setup(players, bots, rules)
+    rule_set, _, ids = completion_setup("differenzler", players, bots, rules, strong=False)
     hands, samples, seed = check_count(hands, "hands"), check_count(samples, "samples"), check_seed(seed)
     s, p = new_state(PLAYERS), Params(rule_set.exact_bonus, 0, 0)
     rows = []

@@ -209,7 +209,7 @@ def advise(
 ) -> Advice:
     """The expected score of every bid 0..cards for ``hand`` (cards = its size) at ``seat`` (0 = the dealer's
     left, players - 1 = the dealer) with ``trump`` (see the module doc); ``p_made`` is the chance of making it."""
-    rule_set, names, ids = completion_setup("wizard", players, bots, rules)
+    rule_set, names, ids = completion_setup("wizard", players, bots, rules, strong=True)
     players = rule_set.players
     mask = parse_hand(WIZARD60, hand, range(1, rule_set.max_cards + 1), f"{players}-player wizard")
     cards = bin(mask).count("1")
@@ -254,7 +254,7 @@ def bid_table(
     bot's bid), best_bid, best_score, best_ci95, p_made (at the best bid),
     heuristic_score (at the heuristic's bid).
     """
-    rule_set, _, ids = completion_setup("wizard", players, bots, rules)
+    rule_set, _, ids = completion_setup("wizard", players, bots, rules, strong=True)
     players, top = rule_set.players, rule_set.max_cards
     hands, samples, seed = check_count(hands, "hands"), check_count(samples, "samples"), check_seed(seed)
     if cards is not None:
