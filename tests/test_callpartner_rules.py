@@ -861,7 +861,7 @@ def test_D1_rules_checked_when_built_directly():
 def test_D1_cli_errors(capsys):
     """D1: the CLI refuses bad players and rules with one line and exit code 2."""
     for argv, message in (
-        (["simulate", "callpartner", "--players", "6"], "players=6 is not allowed: use an integer from 3 to 5"),
+        (["simulate", "callpartner", "--players", "6"], "players='6' is not allowed: use an integer from 3 to 5"),
         (["simulate", "callpartner", "--rule", "all_pass=never"], "all_pass='never' is not allowed"),
         (["simulate", "callpartner", "--bots", "random,random"], "callpartner needs 4 bots, one per seat, but 2"),
     ):
