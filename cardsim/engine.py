@@ -100,8 +100,9 @@ def simulate(
     seed = check_seed(seed)
     threads = check_threads(threads)
     units = check_size(rounds, games)
-    out = None if out is None else check_output_file(out, force)
     games_mode = games is not None
+    game.check_units(rule_set, games_mode)
+    out = None if out is None else check_output_file(out, force)
     rows_wanted = out is not None or keep_rows
     if games_mode:
         chunk = GAMES_PER_CHUNK_WITH_ROWS if rows_wanted else GAMES_PER_CHUNK
@@ -218,4 +219,5 @@ def replay(
     lineup = game.lineup(bots, rule_set)
     round = check_index(round, "round")
     game_no = None if game_no is None else check_index(game_no, "game")
+    game.check_units(rule_set, game_no is not None)
     return game.replay(rule_set, lineup, check_seed(seed), round, game_no)

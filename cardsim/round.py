@@ -166,6 +166,7 @@ def new_round(
         raise CardsimError("dealer and shown cards go with hands=[...]; a dealt round has its own")
     seed = check_seed(seed)
     round = check_index(round, "round")
+    game.check_units(rule_set, game_no is not None)
     if game_no is None:
         return Round(game, rule_set, game.deal(rule_set, seed, round, 0, -1, False), seed, round, 0, None)
     game_no = check_index(game_no, "game")
@@ -223,6 +224,7 @@ def new_game(
     """Game ``game_no`` of ``seed`` at its first decision: the rounds ``cardsim replay --game-no`` shows."""
     game = get_game(game) if isinstance(game, str) else game
     rule_set = game.make_rules(rules, players)
+    game.check_units(rule_set, True)
     return Match(game, rule_set, check_seed(seed), check_index(game_no, "game"))
 
 

@@ -111,6 +111,7 @@ def experiment(
     rule_set = front.make_rules(rules, players)
     lineup = front.lineup(bots, rule_set)
     units = check_size(rounds, games)
+    front.check_units(rule_set, games is not None)
     rotations = len(lineup.names) if duplicate else 1
     if chunk is None:
         chunk = max(1, (ROUNDS_PER_CHUNK if games is None else GAMES_PER_CHUNK) // rotations)

@@ -1016,3 +1016,27 @@ def test_D2_bug_error_in_round_0_of_a_game_does_not_name_the_game():
     assert "allowed: an integer from 0 to 15" in str(single.value)
     assert "allowed: an integer from 0 to 1" in str(in_game.value)
     assert "game 3" in str(in_game.value), str(in_game.value)
+
+
+def test_cards_with_games_and_schedule_with_single_rounds_are_refused_not_echoed(capsys):
+    """Issue 13.12: ``--cards K`` with ``--games`` was ignored (games follow the schedule) but echoed as cards=K in
+    the printed rules, the rows and config.json; likewise ``schedule`` in single rounds. Every entry refuses it."""
+    from cardsim import new_game, new_round, replay, runner, simulate
+    from cardsim.cli import main
+
+    games_refusal, rounds_refusal = "wizard rule cards=5 (--cards) sets single rounds", "rule schedule=tournament sets"
+    with pytest.raises(CardsimError, match=re.escape(games_refusal)):
+        simulate("wizard", "random", games=3, rules={"cards": 5})
+    with pytest.raises(CardsimError, match=rounds_refusal):
+        simulate("wizard", "random", rounds=3, rules={"schedule": "tournament"})
+    with pytest.raises(CardsimError, match=re.escape(games_refusal)):
+        runner.experiment("wizard", "random", games=3, rules={"cards": 5})
+    with pytest.raises(CardsimError, match=re.escape(games_refusal)):
+        replay("wizard", seed=1, round=0, game_no=0, rules={"cards": 5})
+    with pytest.raises(CardsimError, match=rounds_refusal):
+        new_round("wizard", rules={"schedule": "tournament"})
+    with pytest.raises(CardsimError, match=re.escape(games_refusal)):
+        new_game("wizard", rules={"cards": 5})
+    assert main(["simulate", "wizard", "--games", "3", "--cards", "5"]) == 2
+    assert games_refusal in capsys.readouterr().err
+    assert len(simulate("wizard", "random", games=2, rules={"schedule": "tournament"}, keep_rows=True).rows) > 0

@@ -63,6 +63,11 @@ class Game(ABC):
             raise CardsimError(f"{self.name} is played by {allowed} players, not {players}")
         return make_rules(self.rules_class, self.name, settings)
 
+    def check_units(self, rules: Any, games: bool) -> None:
+        """Refuse a rule that this kind of unit (whole ``games``, or single rounds) ignores: a setting echoed in the
+        results but never used would mislead. No game but Wizard has one."""
+        return None
+
     def seats(self, rules: Any = None) -> int:
         """Number of players under these rules (the default rules if none are given)."""
         return getattr(rules or self.make_rules(), "players", self.players[0])

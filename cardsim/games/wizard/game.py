@@ -47,6 +47,15 @@ class Wizard(Game):
     players = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
     rules_class = WizardRules
     builtin_bots = BOT_IDS
+
+    def check_units(self, rules: WizardRules, games: bool) -> None:
+        """``cards`` sets single rounds only, ``schedule`` whole games only (B10)."""
+        if games and rules.cards:
+            raise CardsimError(f"wizard rule cards={rules.cards} (--cards) sets single rounds; whole games deal by "
+                               f"the schedule (rule schedule={rules.schedule}): leave cards out")  # fmt: skip
+        if not games and rules.schedule != "standard":
+            raise CardsimError(f"wizard rule schedule={rules.schedule} sets whole games (--games); single rounds "
+                               "deal rule cards=K (0 = all): leave schedule out")  # fmt: skip
     bot_docs = BOT_DOCS
     bot_settings = BOT_SETTINGS
     decisions = ("bid", "play", "choose_trump")
