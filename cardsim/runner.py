@@ -265,8 +265,11 @@ class ResultsFolder:
             try:
                 if sidecar.exists():
                     done[index] = self._check(exp, index)
-                elif repair:
-                    parquet.unlink(missing_ok=True)  # interrupted between its two files
+                elif parquet.exists():  # interrupted between its two files
+                    warn(f"chunk {index} has rows but no sidecar (interrupted while it was written)"
+                         + ("; it will be computed again" if repair else ""))  # fmt: skip
+                    if repair:
+                        parquet.unlink()
             except (OSError, ValueError, KeyError, TypeError) as exc:
                 warn(f"chunk {index} is damaged ({exc}); it will be computed again" if repair else
                      f"chunk {index} is damaged ({exc})")  # fmt: skip
@@ -276,7 +279,10 @@ class ResultsFolder:
         return done
 
     def _check(self, exp: Experiment, index: int) -> DealStats:
-        record = json.loads(self.sidecar(index).read_text())
+        try:
+            record = json.loads(self.sidecar(index).read_text())
+        except json.JSONDecodeError:
+            raise ValueError(f"its sidecar {self.sidecar(index).name} is not the JSON cardsim wrote") from None
         body = {k: v for k, v in record.items() if k != "check"}
         if record.get("check") != _digest(json.dumps(body, sort_keys=True).encode()):
             raise ValueError("its sidecar fails its checksum")

@@ -134,7 +134,7 @@ def test_resume_after_an_interruption_equals_an_uninterrupted_run(reference, mon
     assert runner.run(small(), target, resume=True, progress=False).computed == 0
 
 
-@pytest.mark.parametrize("damage", ["truncate", "flip", "sidecar", "orphan"])
+@pytest.mark.parametrize("damage", ["truncate", "flip", "sidecar", "garbage", "orphan"])
 def test_a_damaged_chunk_is_detected_and_recomputed(reference, damage, tmp_path):
     folder, _ = reference
     target = tmp_path
@@ -147,6 +147,8 @@ def test_a_damaged_chunk_is_detected_and_recomputed(reference, damage, tmp_path)
         parquet.write_bytes(data[:100] + bytes([data[100] ^ 1]) + data[101:])
     elif damage == "sidecar":
         sidecar.write_text(sidecar.read_text().replace('"units": 400', '"units": 401'))
+    elif damage == "garbage":
+        sidecar.write_bytes(b"\x00garbage")
     else:
         sidecar.unlink()  # killed between the Parquet file and its sidecar
     if damage != "orphan":
@@ -155,7 +157,11 @@ def test_a_damaged_chunk_is_detected_and_recomputed(reference, damage, tmp_path)
     warnings = []
     resumed = runner.run(small(), target, resume=True, progress=False, warn=warnings.append)
     assert resumed.computed == 1
-    assert (len(warnings) == 1 and "chunk 1 is damaged" in warnings[0]) or (damage == "orphan" and not warnings)
+    # Issue 13.12: an orphan (rows without a sidecar) was recomputed unreported, a garbage sidecar gave a raw
+    # JSON error; each is now one warning that says what is wrong.
+    expected = {"orphan": "chunk 1 has rows but no sidecar (interrupted while it was written); it will be computed "
+                "again", "garbage": "chunk 1 is damaged (its sidecar chunk-000001.json is not the JSON cardsim wrote)"}
+    assert len(warnings) == 1 and expected.get(damage, "chunk 1 is damaged") in warnings[0], warnings
     assert chunk_bytes(target) == chunk_bytes(folder)
 
 
