@@ -146,8 +146,11 @@ def simulate_chunk(exp: Experiment, index: int) -> list[Batch]:
     batches = []
     for rotation in range(exp.rotations):
         lineup = front.lineup(list(rotated(exp.bots, rotation)), rule_set)
-        with _KERNEL_LOCK, numba.parallel_chunksize(PARALLEL_CHUNK):
-            batches.append(front.run(rule_set, lineup, exp.seed, start, count, exp.games))
+        try:
+            with _KERNEL_LOCK, numba.parallel_chunksize(PARALLEL_CHUNK):
+                batches.append(front.run(rule_set, lineup, exp.seed, start, count, exp.games))
+        except CardsimError as error:  # a bot's error: say in which seating of the duplicate deals
+            raise CardsimError(f"{error} (rotation {rotation}: seats {', '.join(lineup.names)})") from None
     return batches
 
 
@@ -251,6 +254,21 @@ class ResultsFolder:
                                "choose a new or empty --out folder")  # fmt: skip
         self.chunk_dir.mkdir(parents=True, exist_ok=True)
         _write_atomic(self.config_path, json.dumps({"format": FORMAT, **dataclasses.asdict(exp)}, indent=1).encode())
+
+    def after_error(self, fresh: bool) -> str:
+        """Clean up after a run stopped by an error, and say what is left: a folder this run made and in which no
+        chunk was finished is removed, so the same command runs again once the bot is fixed."""
+        kept = sorted(self.chunk_dir.glob("chunk-*.json"))
+        if fresh and not kept:
+            for leftover in self.chunk_dir.glob("*"):
+                leftover.unlink()
+            self.chunk_dir.rmdir()
+            self.config_path.unlink()
+            if not any(self.path.iterdir()):
+                self.path.rmdir()
+            return f"no chunk was finished, so nothing is kept in {self.path}"
+        return (f"{len(kept)} finished chunks are kept in {self.path}: --resume continues them with the same bots "
+                "(a changed bot file is another experiment: then use another --out folder or delete this one)")
 
     def finished(self, exp: Experiment, warn: Callable[[str], None], repair: bool) -> dict[int, DealStats]:
         """Statistics of every complete, intact chunk. Damaged and partial chunks are reported through
@@ -356,8 +374,12 @@ def run(
     check_output_folder(out)
     with _dask_client(scheduler, dask_local) as cluster:  # connect first: a failure leaves no folder behind
         folder = ResultsFolder(out)
+        fresh = not folder.config_path.exists()
         folder.open(exp, resume)
-        done, computed = _run_missing(exp, folder, threads, cluster, progress, warn)
+        try:
+            done, computed = _run_missing(exp, folder, threads, cluster, progress, warn)
+        except CardsimError as error:  # a bot's error: the rerun once it is fixed must not be blocked
+            raise CardsimError(f"{error}; {folder.after_error(fresh)}") from None
     return _outcome(exp, folder, done, computed)
 
 

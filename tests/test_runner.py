@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -278,3 +280,22 @@ def test_default_chunks_are_small_for_slow_bots():
     assert fast.chunk * fast.rotations == runner.ROUNDS_PER_CHUNK
     assert strong.chunk == runner.STRONG_BOT_UNITS_PER_CHUNK < fast.chunk
     assert python.chunk == runner.PYTHON_BOT_UNITS_PER_CHUNK
+
+
+def test_a_tournament_stopped_by_a_bot_error_names_the_rotation_and_does_not_block_its_rerun(tmp_path, capsys):
+    """Issue 13.12: the folder of a run stopped by a bot error blocked the rerun once the bot was fixed (it had to
+    be deleted by hand, and nothing said so), and the error named the seat but not the rotation."""
+    bot_file = tmp_path / "fragile.py"
+    bot_file.write_text("class Bot:\n    def predict(self, obs):\n        raise RuntimeError('not yet')\n"
+                        "    def play(self, obs):\n        return obs.legal[0]\n")  # fmt: skip
+    out = tmp_path / "t"
+    argv = ["tournament", "differenzler", "--bots", f"{bot_file}:Bot,random,random,random", "--rounds", "8",
+            "--out", str(out)]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "(rotation 0: seats " in err and f"no chunk was finished, so nothing is kept in {out}" in err
+    assert not out.exists()
+    bot_file.write_text(bot_file.read_text().replace("raise RuntimeError('not yet')", "return 40"))
+    fixed = subprocess.run([sys.executable, "-m", "cardsim.cli", *argv], capture_output=True, text=True)  # a new
+    assert fixed.returncode == 0, fixed.stderr  # process, as a user reruns it (this one keeps the loaded bot)
+    assert len(runner.load_rows(out)) == 8 * 4 * 4
