@@ -14,8 +14,10 @@ every lineup, seating and setting without recompiling.
 
 from __future__ import annotations
 
-import importlib.util
+import hashlib
 import sys
+import types
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -80,21 +82,40 @@ def strong_table(table: np.ndarray) -> np.ndarray | None:
     return table if (table[:, 0] >= FIRST_STRONG).any() else None
 
 
+_SOURCES: dict[str, str] = {}  # a bot file's path as given -> its text, where the file is elsewhere (Dask workers)
+
+
+def bot_sources(specs: Iterable[str]) -> dict[str, str]:
+    """The text of every Python bot file in ``specs``, keyed by the path as given: what a Dask task carries, so a
+    worker on another machine or in another folder plays the same bots."""
+    paths = {spec.rpartition(":")[0] for spec in specs if is_python_bot(spec)}
+    return {path: Path(path).read_text() for path in sorted(paths) if Path(path).is_file()}
+
+
+def use_bot_sources(sources: dict[str, str]) -> None:
+    """Load the Python bots of ``sources`` (``bot_sources`` of the client's lineup) from their text here."""
+    _SOURCES.update(sources)
+
+
 def _load_python_bot(spec: str, game: str, methods: tuple[str, ...]) -> Any:
     path_text, _, class_name = spec.rpartition(":")
     path = Path(path_text)
-    if not path.is_file():
+    source = _SOURCES.get(path_text)
+    if source is None and not path.is_file():
         raise CardsimError(f"bot '{spec}': no file {path_text}; a Python bot is written path/to/file.py:ClassName")
-    module_name = f"cardsim_user_bots_{abs(hash(path.resolve()))}"
+    if source is None:
+        source = path.read_text()
+    module_name = f"cardsim_user_bots_{hashlib.blake2b(source.encode(), digest_size=8).hexdigest()}"
     module = sys.modules.get(module_name)
     if module is None:
-        loader_spec = importlib.util.spec_from_file_location(module_name, path)
-        module = importlib.util.module_from_spec(loader_spec)
+        module = types.ModuleType(module_name)
+        module.__file__ = path_text
+        sys.modules[module_name] = module  # before it runs: dataclasses and pickling look the module up
         try:
-            loader_spec.loader.exec_module(module)
+            exec(compile(source, path_text, "exec"), module.__dict__)
         except Exception as exc:  # the user's file: report whatever broke it
+            del sys.modules[module_name]
             raise CardsimError(f"bot '{spec}': loading {path_text} failed: {type(exc).__name__}: {exc}") from exc
-        sys.modules[module_name] = module
     cls = getattr(module, class_name, None)
     if not isinstance(cls, type):
         found = sorted(n for n, v in vars(module).items() if isinstance(v, type) and not n.startswith("_"))

@@ -42,7 +42,7 @@ from cardsim.engine import check_positive, check_size, check_threads, max_thread
 from cardsim.errors import CardsimError
 from cardsim.games import get_game
 from cardsim.kernel_cache import source_digest
-from cardsim.lineup import is_python_bot
+from cardsim.lineup import bot_sources, is_python_bot, use_bot_sources
 from cardsim.options import rules_text
 from cardsim.outputs import check_output_folder
 from cardsim.results import Batch, for_arithmetic
@@ -197,8 +197,10 @@ def _played(values: np.ndarray, unit: np.ndarray, rnd: np.ndarray | None) -> np.
     return values[:, 0] if rnd is None else values[unit, rnd]
 
 
-def _chunk_task(exp: Experiment, index: int, threads: int | None) -> tuple[int, bytes, dict]:
-    """What a Dask worker runs: one chunk, returned as Parquet bytes and statistics (the client writes them)."""
+def _chunk_task(exp: Experiment, index: int, threads: int | None, sources: dict[str, str]) -> tuple[int, bytes, dict]:
+    """What a Dask worker runs: one chunk, returned as Parquet bytes and statistics (the client writes them).
+    ``sources``: the Python bot files of the lineup (``lineup.bot_sources``), wherever the worker runs."""
+    use_bot_sources(sources)
     numba.set_num_threads(min(threads or max_threads(), max_threads()))
     data, stats = encode_chunk(exp, simulate_chunk(exp, index))
     return index, data, stats.to_json()
@@ -468,7 +470,8 @@ def _run_dask(exp: Experiment, folder: ResultsFolder, todo: list[int], client, t
     """Submit every missing chunk to the cluster; write each chunk as it arrives (lost workers' tasks are rerun)."""
     from distributed import as_completed
 
-    futures = [client.submit(_chunk_task, exp, i, threads, pure=False) for i in todo]
+    sources = bot_sources(exp.bots)
+    futures = [client.submit(_chunk_task, exp, i, threads, sources, pure=False) for i in todo]
     for future in as_completed(futures):
         index, data, stats = future.result()
         stats = DealStats.from_json(stats)

@@ -299,3 +299,24 @@ def test_a_tournament_stopped_by_a_bot_error_names_the_rotation_and_does_not_blo
     fixed = subprocess.run([sys.executable, "-m", "cardsim.cli", *argv], capture_output=True, text=True)  # a new
     assert fixed.returncode == 0, fixed.stderr  # process, as a user reruns it (this one keeps the loaded bot)
     assert len(runner.load_rows(out)) == 8 * 4 * 4
+
+
+@pytest.mark.slow
+def test_a_python_bot_by_relative_path_plays_on_workers_in_another_folder(tmp_path, monkeypatch):
+    """Issue 13.12: a Python bot given by a relative path failed on Dask workers ("no file mybots.py") although the
+    file was there: a worker runs in its own folder (or machine). The tasks carry the bot files' text now."""
+    import os
+
+    from distributed import Client, LocalCluster
+
+    (tmp_path / "mybots.py").write_text("class Low:\n    def predict(self, obs):\n        return 40\n"
+                                        "    def play(self, obs):\n        return obs.legal[0]\n")  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    exp = runner.experiment("differenzler", "mybots.py:Low,random,random,random", rounds=16, chunk=8)
+    local = runner.run(exp, tmp_path / "local", progress=False)
+    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as cluster:
+        with Client(cluster) as client:
+            client.run(os.chdir, "/")  # the worker looks for mybots.py in another folder
+        clustered = runner.run(exp, tmp_path / "dask", scheduler=cluster.scheduler_address, progress=False)
+    assert chunk_bytes(tmp_path / "dask") == chunk_bytes(tmp_path / "local")
+    pd.testing.assert_frame_equal(clustered.standings.bots, local.standings.bots)
