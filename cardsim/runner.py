@@ -25,6 +25,7 @@ import json
 import os
 import sys
 import threading
+import time
 import zlib
 from collections.abc import Callable, Collection, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -56,6 +57,8 @@ GAMES_PER_CHUNK = 1 << 12
 # the strong bots (milliseconds a round); a strong lineup's chunk still gives every thread kernel work items.
 PYTHON_BOT_UNITS_PER_CHUNK = 64
 STRONG_BOT_UNITS_PER_CHUNK = 1024
+WORKER_CHECK_S = 5.0  # while no chunk arrives, look this often whether the Dask cluster still has a worker
+NO_WORKER_TIMEOUT_S = 120.0  # and give up after this long without one (every worker died, none came back)
 PARQUET_OPTIONS = {  # numbers are also byte-stream split: with lz4 that is both small and cheap to write
     "compression": "lz4",
     "use_dictionary": False,
@@ -468,15 +471,28 @@ def _dask_client(scheduler: str | None, dask_local: int | None):
 
 def _run_dask(exp: Experiment, folder: ResultsFolder, todo: list[int], client, threads: int | None, record) -> None:
     """Submit every missing chunk to the cluster; write each chunk as it arrives (lost workers' tasks are rerun)."""
-    from distributed import as_completed
+    from distributed import wait
 
     sources = bot_sources(exp.bots)
-    futures = [client.submit(_chunk_task, exp, i, threads, sources, pure=False) for i in todo]
-    for future in as_completed(futures):
-        index, data, stats = future.result()
-        stats = DealStats.from_json(stats)
-        folder.store(exp, index, data, stats)
-        record(index, stats)
+    pending = {client.submit(_chunk_task, exp, i, threads, sources, pure=False) for i in todo}
+    no_worker_since = None
+    while pending:
+        try:
+            done, pending = wait(pending, timeout=WORKER_CHECK_S, return_when="FIRST_COMPLETED")
+        except TimeoutError:  # nothing finished meanwhile: is anybody still working?
+            if client.scheduler_info()["workers"]:
+                no_worker_since = None
+            elif no_worker_since is None:
+                no_worker_since = time.monotonic()
+            elif time.monotonic() - no_worker_since > NO_WORKER_TIMEOUT_S:
+                raise CardsimError(f"the Dask cluster has had no live worker for {NO_WORKER_TIMEOUT_S:.0f} s, with "
+                                   f"{len(pending)} chunks to go: start workers and rerun with --resume") from None
+            continue
+        for future in done:
+            index, data, stats = future.result()
+            stats = DealStats.from_json(stats)
+            folder.store(exp, index, data, stats)
+            record(index, stats)
 
 
 # ---------------------------------------------------------------- reading results back

@@ -320,3 +320,18 @@ def test_a_python_bot_by_relative_path_plays_on_workers_in_another_folder(tmp_pa
         clustered = runner.run(exp, tmp_path / "dask", scheduler=cluster.scheduler_address, progress=False)
     assert chunk_bytes(tmp_path / "dask") == chunk_bytes(tmp_path / "local")
     pd.testing.assert_frame_equal(clustered.standings.bots, local.standings.bots)
+
+
+@pytest.mark.slow
+def test_a_cluster_without_live_workers_is_one_message_not_a_silent_wait(tmp_path, monkeypatch):
+    """Issue 13.12: when every Dask worker died, the client waited silently for ever."""
+    from distributed import LocalCluster
+
+    monkeypatch.setattr(runner, "WORKER_CHECK_S", 0.2)
+    monkeypatch.setattr(runner, "NO_WORKER_TIMEOUT_S", 1.0)
+    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as cluster:
+        cluster.scale(0)  # every worker gone
+        with pytest.raises(CardsimError, match=r"no live worker for 1 s, with 4 chunks to go: start workers and "
+                           r"rerun with --resume; no chunk was finished, so nothing is kept in"):  # fmt: skip
+            runner.run(small(), tmp_path / "t", scheduler=cluster.scheduler_address, progress=False)
+    assert not (tmp_path / "t").exists()
