@@ -87,7 +87,7 @@ from cardsim.games.callpartner.state import (
     new_state,
     start_play,
 )
-from cardsim.infoset import sample_deals
+from cardsim.infoset import deal_weight, sample_view
 from cardsim.lineup import FIRST_STRONG, MAX_SETTINGS, Setting
 from cardsim.rng import next_u64
 
@@ -163,6 +163,49 @@ def infoset(
 
 
 @njit(cache=True)
+def sample_with_call(
+    rng: np.ndarray, stream: int, samples: int, unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray,
+    known: np.ndarray, seat: int, n: int, declarer: int, called: int, players: int,
+) -> np.ndarray:  # fmt: skip
+    """``samples`` deals [sample, pile] of the information set (``infoset``, the kitty taken) with C5: the called
+    card was not dealt to the declarer, so the declarer's hand or discards hold it only if the kitty brought it.
+    Piles are sampled as if the declarer's dealt hand and the kitty were one uniform mix (its discards are
+    unknown to the others), so a deal with the card there weighs kitty / (hand + kitty) against 1 for a deal with
+    it in another seat's hand; each sample draws its case by these weights, then a deal of that case."""
+    deals = np.empty((samples, players + 1), np.uint64)
+    card = bit(called)
+    if seat == declarer or not unseen & card:  # the declarer knows; a partner holds it; or it was played
+        sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, n)
+        return deals
+    elsewhere, from_kitty = forbidden.copy(), forbidden.copy()
+    elsewhere[declarer] |= card
+    elsewhere[players] |= card
+    for s in range(players):
+        if s != declarer:
+            from_kitty[s] |= card
+    w = KITTY_OF[players] / (HAND_OF[players] + KITTY_OF[players])
+    kitty_weight = w * deal_weight(unseen, counts, from_kitty, known)
+    share = kitty_weight / (deal_weight(unseen, counts, elsewhere, known) + kitty_weight)
+    in_kitty = 0
+    for _ in range(samples):
+        in_kitty += (next_u64(rng, stream) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < share
+    first = samples - in_kitty  # rows 0..first-1: another seat holds the card; the rest: the kitty brought it
+    if first:
+        deals[:first] = _sampled(rng, stream, first, unseen, counts, elsewhere, known, seat, n)
+    if in_kitty:
+        deals[first:] = _sampled(rng, stream, in_kitty, unseen, counts, from_kitty, known, seat, n)
+    return deals
+
+
+@njit(cache=True)
+def _sampled(rng, stream, rows, unseen, counts, forbidden, known, seat, n) -> np.ndarray:
+    """``rows`` deals of one information set (``sample_view``)."""
+    deals = np.empty((rows, counts.shape[0]), np.uint64)
+    sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, n)
+    return deals
+
+
+@njit(cache=True)
 def played_by(log: np.ndarray, n: int, players: int, dealer: int, trump: int, out: np.ndarray) -> None:
     """out[seat] = the cards ``seat`` played among the first ``n`` of ``log`` (C7: the winner leads the next)."""
     out[:] = 0
@@ -188,8 +231,8 @@ def mc_play(samples: int, rng: np.ndarray, stream: int, v: View, p: Params) -> i
     played_by(v.log, n, players, v.dealer, v.trump, gone)
     unseen, counts, forbidden, known = infoset(seat, v.hand, players, v.dealer, v.trump, v.declarer, v.discards, True,
                                                v.log, n)  # fmt: skip
-    deals = np.empty((samples, players + 1), np.uint64)
-    sample_deals(rng, stream, unseen, counts, forbidden, known, deals)  # the true deal is consistent: never False
+    deals = sample_with_call(rng, stream, samples, unseen, counts, forbidden, known, seat, n, v.declarer, v.called,
+                             players)  # fmt: skip
     totals = np.zeros(popcount(legal), np.int64)
     base, work, hands = new_state(players), new_state(players), np.empty(players, np.uint64)
     for i in range(samples):
@@ -276,7 +319,7 @@ def unseen_deals(
     unseen, counts, forbidden, known = infoset(seat, hand, players, dealer, NO_SUIT, seat, np.uint64(0), kitty_taken,
                                                log, 0)  # fmt: skip
     deals = np.empty((samples, players + 1), np.uint64)
-    sample_deals(rng, stream, unseen, counts, forbidden, known, deals)  # no constraint: never False
+    sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, 0)
     return deals
 
 

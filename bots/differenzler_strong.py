@@ -56,7 +56,7 @@ from cardsim.games.differenzler.state import (
     observe,
     to_move,
 )
-from cardsim.infoset import sample_deals
+from cardsim.infoset import sample_view
 from cardsim.lineup import MAX_SETTINGS, Setting
 from cardsim.search import backpropagate, best_card, expand, new_tree, select
 
@@ -135,8 +135,10 @@ def _sampled_deals(seat: int, v: State, rng: np.ndarray, stream: int, samples: i
     """``samples`` uniform deals [sample, seat] of the hidden cards, the seat's own hand in its place."""
     unseen, counts, forbidden, known = infoset(seat, v, played)
     deals = np.empty((samples, PLAYERS), np.uint64)
-    if not sample_deals(rng, stream, unseen, counts, forbidden, known, deals):
-        raise ValueError("no deal fits this view of the round (the hand does not match the cards played)")
+    n_played = 0
+    for s in range(PLAYERS):
+        n_played += popcount(played[s])
+    sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, n_played)
     deals[:, seat] = v.hands[seat]
     return deals
 

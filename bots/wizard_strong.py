@@ -53,7 +53,7 @@ from cardsim.games.wizard.state import (
     legal_cards,
     trick_step,
 )
-from cardsim.infoset import observe_play, reveal_void, sample_deals
+from cardsim.infoset import observe_play, reveal_void, sample_view
 from cardsim.search import backpropagate, best_card, expand, new_tree, select
 
 _ZERO = np.uint64(0)
@@ -107,10 +107,11 @@ def play_out(hands, players, trump, bids, won, seat, i, led, decided, top_key, w
 
 @njit(cache=True)
 def _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_played):
-    """(ok, deals): ``samples`` uniform deals of the seat's info set ([sample, seat], the stack last)."""
+    """``samples`` uniform deals of the seat's info set ([sample, seat], the stack last)."""
     unseen, counts, forbidden, known = view_infoset(seat, hand, players, cards, turned, log, n_played)
     deals = np.empty((samples, players + 1), np.uint64)
-    return sample_deals(rng, stream, unseen, counts, forbidden, known, deals), deals
+    sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, n_played)
+    return deals
 
 
 @njit(cache=True)
@@ -119,7 +120,7 @@ def mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turn
 
     ``bids[seat_after(dealer, 1 + i)]`` for ``i < n_seen`` are the earlier bids this seat sees.
     """
-    ok, deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, np.empty((0, 2), np.int64), 0)
+    deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, np.empty((0, 2), np.int64), 0)
     mine = 0
     total_seen = 0
     for i in range(players):
@@ -128,8 +129,6 @@ def mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turn
         elif i < n_seen:
             total_seen += bids[seat_after(dealer, 1 + i, players)]
     refused = cards - total_seen if plus_minus_one and mine == players - 1 and total_seen <= cards else -1
-    if not ok:
-        return heuristic_bid(hand, trump, players, cards, refused)
     sums = np.zeros(cards + 1)
     guess = np.empty(players, np.int64)
     hands = np.empty(players, np.uint64)
@@ -195,13 +194,12 @@ def _card_decision(samples, rng, stream, seat, hand, legal, players, cards, trum
                    n_played) -> tuple:  # fmt: skip
     """What both card players start from: the trick so far (cards in it, led suit, decided, top key, winner), the
     heuristic's card, and ``samples`` deals of the info set with every seat's bid in each (``_guesses``). No deals
-    when the heuristic's card stands: the card is forced, or no deal could be sampled."""
+    when the card is forced (the heuristic's card stands)."""
     trick = _trick_so_far(log, n_played, players, trump, seat)
     fallback = heuristic_play(legal, trick[1], trick[3], trick[0], players, trump, bids[seat] - won[seat])
     if popcount(legal) > 1:
-        ok, deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_played)
-        if ok:
-            return trick, fallback, deals, _guesses(deals, seat, players, cards, trump, bids, bids_seen, log, n_played)
+        deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_played)
+        return trick, fallback, deals, _guesses(deals, seat, players, cards, trump, bids, bids_seen, log, n_played)
     return trick, fallback, np.empty((0, players + 1), np.uint64), np.empty((0, players), np.int64)
 
 

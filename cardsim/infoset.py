@@ -448,11 +448,28 @@ def sample_deals(rng: np.ndarray, stream: int, unseen: np.uint64, counts: np.nda
 
 
 @njit(cache=True)
+def sample_view(rng: np.ndarray, stream: int, unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray,
+                known: np.ndarray, hands: np.ndarray, seat: int, n_played: int) -> None:  # fmt: skip
+    """``sample_deals`` for a strong bot's view of a real round, which the true deal always fits: finding no deal
+    is a bug in the seat's information set, so it raises (every game the same; never a silent fallback)."""
+    if not sample_deals(rng, stream, unseen, counts, forbidden, known, hands):
+        raise ValueError("no deal fits the information set of the strong bot's seat (a bug in it); seat, cards "
+                         "played:", seat, n_played)  # fmt: skip
+
+
+@njit(cache=True)
 def sample_deal(rng: np.ndarray, stream: int, unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray,
                 known: np.ndarray, hands: np.ndarray) -> bool:  # fmt: skip
     """One exactly uniform deal of the info set into ``hands`` (uint64[seats]); False if none exists.
     Draw many deals of one info set with ``sample_deals``: it counts once."""
     return sample_deals(rng, stream, unseen, counts, forbidden, known, hands.reshape(1, hands.shape[0]))
+
+
+@njit(cache=True)
+def deal_weight(unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray, known: np.ndarray) -> float:
+    """The number of deals of an info set as a float (0.0 if none): to weigh info sets against each other."""
+    total = plan(unseen, counts, forbidden, known)
+    return float(total[-2]) * 18446744073709551616.0 + float(total[-1])
 
 
 def count_deals(unseen: int, counts, forbidden, known) -> int:

@@ -901,7 +901,7 @@ def test_D3_same_parquet_with_one_and_two_threads(tmp_path):
     for kwargs in ({"rounds": 3000}, {"games": 300}):
         for threads, path in ((1, one), (2, two)):
             simulate("callpartner", "random,heuristic,random,heuristic,heuristic", players=5, seed=11,
-                     threads=threads, out=path, rules={"all_pass": "dealer_forced"}, **kwargs)  # fmt: skip
+                     threads=threads, out=path, force=True, rules={"all_pass": "dealer_forced"}, **kwargs)  # fmt: skip
         a, b = pq.read_table(one), pq.read_table(two)
         assert a.equals(b) and (a.num_rows == 3000 * 5 if "rounds" in kwargs else a.num_rows > 300 * 5)
     assert a.column_names == [

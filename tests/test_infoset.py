@@ -9,7 +9,16 @@ from hypothesis import strategies as st
 
 from cardsim.cards import JASS36
 from cardsim.games.differenzler.rules import PUUR, SUIT_MASK
-from cardsim.infoset import count_deals, new_infoset, observe_play, place_known, reveal_void, sample_deal, sample_deals
+from cardsim.infoset import (
+    count_deals,
+    new_infoset,
+    observe_play,
+    place_known,
+    reveal_void,
+    sample_deal,
+    sample_deals,
+    sample_view,
+)
 from cardsim.rng import seed_streams
 
 
@@ -201,6 +210,26 @@ def test_impossible_sets_are_reported(counts, forbidden, known, why):
     assert count_deals(0b1111, counts, forbidden, known) == 0
     single = np.zeros(len(counts), np.uint64)
     assert not sample_deal(streams(1), 0, np.uint64(0b1111), *arrays(counts, forbidden, known), single)
+
+
+def test_a_failed_deal_sample_of_a_strong_bot_is_one_error_in_every_game():
+    """Issue 13.6: a failed sample was handled three ways (Differenzler raised, Wizard played as the heuristic,
+    call-partner went on with an uninitialised array). All three strong bots sample through ``sample_view``, which
+    raises naming the seat and the cards played; a consistent view fills the deals as ``sample_deals`` does."""
+    import inspect
+
+    import bots.callpartner_strong
+    import bots.differenzler_strong
+    import bots.wizard_strong
+
+    for module in (bots.callpartner_strong, bots.differenzler_strong, bots.wizard_strong):
+        source = inspect.getsource(module)
+        assert "sample_view(" in source and "sample_deals(" not in source, module.__name__
+    hands = np.zeros((3, 2), np.uint64)
+    with pytest.raises(ValueError, match=r"no deal fits the information set of the strong bot's seat.*2, 7"):
+        sample_view(streams(1), 0, np.uint64(0b1111), *arrays([3, 1], [0, 0b1111], [0, 0]), hands, 2, 7)
+    sample_view(streams(1), 0, np.uint64(0b1111), *arrays([2, 2], [0, 0], [0, 0]), hands, 2, 7)
+    assert all(int(a) | int(b) == 0b1111 and int(a) & int(b) == 0 for a, b in hands)
 
 
 def test_same_seed_same_samples_and_streams_differ():
