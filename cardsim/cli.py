@@ -7,9 +7,11 @@ Every bad input (unknown game, bot, rule or value) ends with one line
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
+from pathlib import Path
 
 from cardsim.errors import CardsimError
 
@@ -40,7 +42,9 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--bots", default="random", help="one bot per seat, comma-separated, or one for all seats: "
                          "random, heuristic, a strong bot (cardsim info GAME lists them), or path/to/file.py:ClassName "
                          "(default: random)")  # fmt: skip
-        sub.add_argument("--seed", type=nonnegative_int, default=0, help="experiment seed (default 0)")
+        sub.add_argument("--seed", type=seed_or_random, default=0, help="experiment seed (default 0); simulate and "
+                         "tournament also take 'random': a 64-bit seed from the OS, printed and stored with the "
+                         "results")  # fmt: skip
         sub.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
         sub.add_argument("--players", type=int, help="number of players: wizard 3-6, callpartner 3-5 (default 4)")
         sub.add_argument("--cards", type=positive_int, help="wizard: cards per player in single rounds (rule cards=K)")
@@ -115,6 +119,11 @@ def positive_int(text: str) -> int:
     return value
 
 
+def seed_or_random(text: str) -> int | None:
+    """argparse type: an integer >= 0, or ``random`` (None: the run draws a seed from the OS)."""
+    return None if text.strip().lower() == "random" else nonnegative_int(text)
+
+
 def nonnegative_int(text: str) -> int:
     """argparse type: an integer >= 0."""
     value = _integer(text)
@@ -166,13 +175,15 @@ def _simulate(args: argparse.Namespace) -> None:
 def _tournament(args: argparse.Namespace) -> None:
     from cardsim.analysis import format_table
     from cardsim.report import describe, write_report
-    from cardsim.runner import experiment, run
+    from cardsim.runner import ResultsFolder, experiment, run
 
     if args.rounds and args.games:
         raise CardsimError("give --rounds N (deals) or --games N, not both")
     rounds = None if args.games else (args.rounds or 100_000)
     exp = experiment(args.game, args.bots, rounds=rounds, games=args.games, seed=args.seed, rules=_rules(args),
                      players=args.players, duplicate=args.duplicate, chunk=args.chunk)  # fmt: skip
+    if args.seed is None and args.resume and args.out and (Path(args.out) / "config.json").exists():
+        exp = dataclasses.replace(exp, seed=ResultsFolder(args.out).read_config().seed)  # resume the drawn seed
     out = args.out or f"results/{exp.game}-{exp.units}{'games' if exp.games else 'deals'}-seed{exp.seed}"
     began = time.perf_counter()
     outcome = run(exp, out, resume=args.resume, threads=args.threads, scheduler=args.scheduler,
@@ -199,6 +210,8 @@ def _replay(args: argparse.Namespace) -> None:
     from cardsim.engine import replay
     from cardsim.games import get_game
 
+    if args.seed is None:
+        raise CardsimError("replay needs the seed of the run it shows (a number; a 'random' run prints its seed)")
     record = replay(args.game, seed=args.seed, round=args.round, bots=args.bots, rules=_rules(args),
                     game_no=args.game_no, players=args.players)  # fmt: skip
     print(json.dumps(record) if args.json else get_game(args.game).format_replay(record))

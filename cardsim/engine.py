@@ -26,7 +26,7 @@ from cardsim.games import Game, get_game
 from cardsim.options import rules_text
 from cardsim.outputs import check_output_file
 from cardsim.results import for_arithmetic
-from cardsim.rng import check_index, check_seed
+from cardsim.rng import check_index, check_seed, resolve_seed
 
 ROUNDS_PER_CHUNK = 1 << 18
 ROWS_PER_CHUNK_WITH_OUT = 1 << 19  # rows held in memory before they go to the Parquet file
@@ -78,7 +78,7 @@ def simulate(
     *,
     rounds: int | None = None,
     games: int | None = None,
-    seed: int = 0,
+    seed: int | None = 0,
     rules: dict[str, Any] | list[str] | None = None,
     players: int | None = None,
     threads: int | None = None,
@@ -89,15 +89,15 @@ def simulate(
 ) -> Result:
     """Play ``rounds`` single rounds (or ``games`` whole games) and summarise them per seat.
 
-    Round ``i`` (or game ``i``) of ``seed`` is the same whatever the threads or
-    chunking. ``out`` streams one row per (round, seat) to a Parquet file;
-    ``keep_rows`` also returns them as a DataFrame (for small runs). An existing ``out`` file is refused
-    before any work starts unless ``force``.
+    Round ``i`` (or game ``i``) of ``seed`` is the same whatever the threads or chunking; ``seed=None`` draws
+    one from the OS (``Result.seed`` says which). ``out`` streams one row per (round, seat) to a Parquet file;
+    ``keep_rows`` also returns them as a DataFrame (for small runs). An existing ``out`` file is refused before
+    any work starts unless ``force``.
     """
     game = get_game(game) if isinstance(game, str) else game
     rule_set = game.make_rules(rules, players)
     lineup = game.lineup(bots, rule_set)
-    seed = check_seed(seed)
+    seed = resolve_seed(seed)
     threads = check_threads(threads)
     units = check_size(rounds, games)
     games_mode = games is not None

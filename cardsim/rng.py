@@ -21,6 +21,8 @@ views (each view costs numba a reference-count update in the hot loop).
 
 from __future__ import annotations
 
+import secrets
+
 import numpy as np
 from numba import njit
 
@@ -159,6 +161,13 @@ def check_index(value: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) <= MAX_INDEX:
         raise CardsimError(f"{what} {value!r} is not allowed: {what}s are numbered from 0 to 2**63-1")
     return int(value)
+
+
+def resolve_seed(seed: int | None) -> int:
+    """A run's seed: ``seed`` checked, or for None a 64-bit seed from the OS, for tournaments whose bot authors
+    must not guess the deals (with the one-way bot streams, a bot cannot compute them either). The results store
+    it, so the run stays reproducible."""
+    return secrets.randbits(64) if seed is None else check_seed(seed)
 
 
 def check_seed(seed: int) -> int:

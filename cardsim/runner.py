@@ -47,7 +47,7 @@ from cardsim.lineup import bot_sources, is_python_bot, use_bot_sources
 from cardsim.options import rules_text
 from cardsim.outputs import check_output_folder
 from cardsim.results import Batch, for_arithmetic
-from cardsim.rng import check_seed
+from cardsim.rng import resolve_seed
 from cardsim.tournament import DealStats, Standings, rotated, standings
 
 FORMAT = 1
@@ -102,14 +102,15 @@ def experiment(
     *,
     rounds: int | None = None,
     games: int | None = None,
-    seed: int = 0,
+    seed: int | None = 0,
     rules: dict[str, Any] | list[str] | None = None,
     players: int | None = None,
     duplicate: bool = True,
     chunk: int | None = None,
 ) -> Experiment:
     """A validated experiment: ``rounds`` deals or ``games`` whole games, each played once per seat
-    rotation when ``duplicate`` (so every bot holds every hand), else once as seated."""
+    rotation when ``duplicate`` (so every bot holds every hand), else once as seated. ``seed=None`` draws one from
+    the OS (stored in the experiment and its config.json)."""
     front = get_game(game)
     rule_set = front.make_rules(rules, players)
     lineup = front.lineup(bots, rule_set)
@@ -123,7 +124,7 @@ def experiment(
         elif lineup.strong_table is not None:
             chunk = min(chunk, STRONG_BOT_UNITS_PER_CHUNK)
     check_positive(chunk, "chunk size")
-    return Experiment(front.name, lineup.names, rules_text(rule_set), check_seed(seed), int(units), games is not None,
+    return Experiment(front.name, lineup.names, rules_text(rule_set), resolve_seed(seed), int(units), games is not None,
                       rotations, int(chunk), code_version(lineup.names))  # fmt: skip
 
 

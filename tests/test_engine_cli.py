@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -293,3 +294,22 @@ def test_a_bot_class_that_needs_arguments_or_a_name_that_is_no_class_is_one_mess
         assert main(["simulate", "differenzler", "--rounds", "5", "--bots", f"{bot_file}:{name}"]) == 2
         err = capsys.readouterr().err
         assert message in err and err.count("\n") == 1
+
+
+def test_seed_random_draws_a_64_bit_seed_that_is_printed_stored_and_replays(tmp_path, capsys):
+    """Issue 13: ``--seed random`` (``seed=None``) for tournaments whose bot authors must not guess the deals."""
+    from cardsim import runner
+
+    first, second = (simulate("differenzler", "random", rounds=20, seed=None, keep_rows=True) for _ in range(2))
+    assert first.seed != second.seed and 0 <= first.seed < 2**64
+    again = simulate("differenzler", "random", rounds=20, seed=first.seed, keep_rows=True)
+    pd.testing.assert_frame_equal(again.rows, first.rows)
+    assert main(["simulate", "differenzler", "--rounds", "10", "--seed", "random"]) == 0
+    assert re.search(r"seed \d+ ", capsys.readouterr().out)
+    out = tmp_path / "t"
+    assert main(["tournament", "differenzler", "--rounds", "8", "--seed", "random", "--out", str(out)]) == 0
+    stored = runner.ResultsFolder(out).read_config().seed
+    assert f"seed {stored};" in capsys.readouterr().out
+    assert main(["tournament", "differenzler", "--rounds", "8", "--seed", "random", "--out", str(out), "--resume"]) == 0
+    assert "0 of 1 chunks computed now" in capsys.readouterr().out  # the resumed run takes the stored seed
+    assert main(["replay", "differenzler", "--round", "0", "--seed", "random"]) == 2
