@@ -143,8 +143,9 @@ def code_version(bots: tuple[str, ...]) -> str:
 # ---------------------------------------------------------------- one chunk: simulate, summarise, encode
 
 
-def simulate_chunk(exp: Experiment, index: int) -> list[Batch]:
-    """The chunk's deals played in every rotation (the compiled kernel, on this process's numba threads)."""
+def simulate_chunk(exp: Experiment, index: int, played: Callable[[int], None] | None = None) -> list[Batch]:
+    """The chunk's deals played in every rotation (the compiled kernel, on this process's numba threads);
+    ``played(units)`` is told after each rotation (the progress bar moves within a chunk)."""
     front, rule_set = get_game(exp.game), exp.rule_set()
     start, count = exp.chunk_range(index)
     batches = []
@@ -155,6 +156,8 @@ def simulate_chunk(exp: Experiment, index: int) -> list[Batch]:
                 batches.append(front.run(rule_set, lineup, exp.seed, start, count, exp.games))
         except CardsimError as error:  # a bot's error: say in which seating of the duplicate deals
             raise CardsimError(f"{error} (rotation {rotation}: seats {', '.join(lineup.names)})") from None
+        if played:
+            played(count)
     return batches
 
 
@@ -408,14 +411,14 @@ def _run_missing(exp: Experiment, folder: ResultsFolder, threads: int, cluster, 
     if bar:
         bar.update(sum(exp.chunk_range(i)[1] for i in done) * per_chunk)
 
-    def record(index: int, stats: DealStats) -> None:
+    def record(index: int, stats: DealStats, counted: bool = False) -> None:
         done[index] = stats
-        if bar:
+        if bar and not counted:
             bar.update(exp.chunk_range(index)[1] * per_chunk)
 
     try:
         if cluster is None:
-            _run_local(exp, folder, todo, threads, record)
+            _run_local(exp, folder, todo, threads, record, bar.update if bar else None)
         else:
             _run_dask(exp, folder, todo, *cluster, record)
     finally:
@@ -424,8 +427,9 @@ def _run_missing(exp: Experiment, folder: ResultsFolder, threads: int, cluster, 
     return done, len(todo)
 
 
-def _run_local(exp: Experiment, folder: ResultsFolder, todo: list[int], threads: int, record) -> None:
-    """Simulate chunk by chunk on all cores; each finished chunk is encoded and written in the background."""
+def _run_local(exp: Experiment, folder: ResultsFolder, todo: list[int], threads: int, record, played) -> None:
+    """Simulate chunk by chunk on all cores; each finished chunk is encoded and written in the background.
+    ``played(rounds)`` moves the progress bar after each rotation of a chunk (None: no bar)."""
     numba.set_num_threads(threads)
 
     def store(index: int, batches: list[Batch]) -> tuple[int, DealStats]:
@@ -436,12 +440,12 @@ def _run_local(exp: Experiment, folder: ResultsFolder, todo: list[int], threads:
     with ThreadPoolExecutor(max_workers=1) as writer:
         pending = None
         for index in todo:
-            batches = simulate_chunk(exp, index)
+            batches = simulate_chunk(exp, index, played)
             if pending is not None:
-                record(*pending.result())
+                record(*pending.result(), counted=played is not None)
             pending = writer.submit(store, index, batches)
         if pending is not None:
-            record(*pending.result())
+            record(*pending.result(), counted=played is not None)
 
 
 @contextmanager

@@ -335,3 +335,20 @@ def test_a_cluster_without_live_workers_is_one_message_not_a_silent_wait(tmp_pat
                            r"rerun with --resume; no chunk was finished, so nothing is kept in"):  # fmt: skip
             runner.run(small(), tmp_path / "t", scheduler=cluster.scheduler_address, progress=False)
     assert not (tmp_path / "t").exists()
+
+
+def test_the_progress_bar_moves_within_a_chunk(tmp_path, monkeypatch):
+    """Issue 13.12: the bar lagged a whole chunk, so a one-chunk strong-bot tournament sat at 0% for its whole run
+    and jumped to 100%. It moves after every rotation of a chunk now, and ends at the total."""
+    updates = []
+
+    class Bar:
+        def update(self, n):
+            updates.append(n)
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(runner, "progress_bar", lambda total, unit, progress: Bar())
+    runner.run(small(rounds=300, chunk=300), tmp_path, progress=True)
+    assert [n for n in updates if n] == [300] * 4  # one chunk, four rotations (the first update is what was done)
