@@ -16,6 +16,7 @@ from numba import njit
 
 from cardsim.cards import bit, lowest_card, nth_card, popcount
 from cardsim.decisions import AUCTION, CALL, CARD
+from cardsim.errors import BotFailure
 from cardsim.games.callpartner.rules import (
     ACE,
     ACE_OF_SPADES,
@@ -380,7 +381,7 @@ def open_auction(
         else:
             action = open_bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], high, p.players)
         if not legal_open_bid(action, high):
-            raise ValueError("callpartner: a built-in bot chose an illegal bid")
+            raise BotFailure("callpartner: a built-in bot chose an illegal bid")
         auction[calls, 0], auction[calls, 1] = seat, action
         calls += 1
         passed, active, high, trump, declarer, over = open_call(seat, action, passed, active, high, trump, declarer)
@@ -418,7 +419,7 @@ def random_tricks(
             legal = legal_mask(hands[seat], led)
             card = random_card(rng, 1 + seat, legal)
             if not legal & bit(card):
-                raise ValueError("callpartner: a random bot played an illegal card")
+                raise BotFailure("callpartner: a random bot played an illegal card")
             hands[seat] ^= bit(card)
             log[k + pos] = card
             led, top_key, winner, one_suit, two_holder, trick, revealed = play_card(
@@ -459,7 +460,7 @@ def play_tricks(
         card = play(int(bots[seat, 0]), rng, 1 + seat, hand, legal, pos, players, trump, led, top_key, winner,
                     one_suit, two_holder, trick, seat, declarer, partner, revealed, played, discards)  # fmt: skip
         if not legal & bit(card):
-            raise ValueError("callpartner: a built-in bot played an illegal card")
+            raise BotFailure("callpartner: a built-in bot played an illegal card")
         hands[seat] = hand ^ bit(card)
         log[k] = card
         led, top_key, winner, one_suit, two_holder, trick, revealed = play_card(
@@ -514,7 +515,7 @@ def run(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer: int = 
             continue
         action = act_of(int(bots[seat, 0]), slots, hands, rng, p, seat)
         if not step(slots, hands, points, scores, auction, log, p, action):
-            raise ValueError("callpartner: a built-in bot chose an illegal action")
+            raise BotFailure("callpartner: a built-in bot chose an illegal action")
 
 
 # --- the bid advice's completions (also the strong bidder's play-outs) --------------------------------------

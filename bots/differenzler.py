@@ -23,6 +23,7 @@ from numba import njit
 
 from cardsim.cards import lowest_card, nth_card, popcount
 from cardsim.decisions import PREDICT
+from cardsim.errors import BotFailure
 from cardsim.games.differenzler.rules import (
     ACE,
     JACK,
@@ -196,7 +197,7 @@ def act(bot: int, s: State, p: Params, seat: int) -> int:
 
 @njit(cache=True, inline="always")
 def _illegal(seat: int) -> None:
-    raise ValueError("a built-in Differenzler bot chose an illegal action (RULES D2)")
+    raise BotFailure("a built-in Differenzler bot chose an illegal action (RULES D2)")
 
 
 @njit(cache=True, inline="always")

@@ -7,3 +7,12 @@ class CardsimError(ValueError):
     The message says what was wrong and what is allowed; the CLI prints it on
     one line and exits with code 2.
     """
+
+
+class BotFailure(Exception):
+    """Raised inside a compiled kernel when a compiled bot's decision fails: the state machine refused its action
+    (RULES.md D2), or a strong bot's sampler found no deal that fits its seat's view (a bug in the information set).
+
+    A kernel cannot format the details. ``Game.run`` catches it and replays the failing unit one decision at a time
+    to raise the ``CardsimError`` that names the bot, game, seed, round, seat, decision and the legal actions.
+    """

@@ -55,6 +55,7 @@ from numba import njit
 
 from cardsim.cards import bit, lowest_card, popcount
 from cardsim.deal import draw_cards
+from cardsim.errors import BotFailure
 from cardsim.rng import below, next_u64
 
 # BINOM[n, k] = C(n, k) for n <= 64: the largest, C(64, 32), still fits in 64 bits.
@@ -453,7 +454,7 @@ def sample_view(rng: np.ndarray, stream: int, unseen: np.uint64, counts: np.ndar
     """``sample_deals`` for a strong bot's view of a real round, which the true deal always fits: finding no deal
     is a bug in the seat's information set, so it raises (every game the same; never a silent fallback)."""
     if not sample_deals(rng, stream, unseen, counts, forbidden, known, hands):
-        raise ValueError("no deal fits the information set of the strong bot's seat (a bug in it); seat, cards "
+        raise BotFailure("no deal fits the information set of the strong bot's seat (a bug in it); seat, cards "
                          "played:", seat, n_played)  # fmt: skip
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 
 import numpy as np
 import pandas as pd
@@ -85,6 +86,51 @@ def test_compiled_and_python_drivers_agree_row_for_row(game, rules):
         for name, values in {**compiled.per_round, **compiled.per_seat}.items():
             theirs = {**python.per_round, **python.per_seat}[name]
             np.testing.assert_array_equal(values, theirs, err_msg=name)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_compiled_bots_asked_one_decision_at_a_time_play_the_batchs_rounds(game):
+    """The stepped driver (``bot_action(advance=True)`` then ``apply``), which names a compiled bot's failed
+    decision (RULES D2), draws as the batch kernels do: the same rounds for built-in and strong lineups."""
+    g = get_game(game)
+    rule_set = g.make_rules()
+    seats = g.seats(rule_set)
+    for bots, count in ((["heuristic", "random"], 12), ([STRONG_BOTS[game][0], "heuristic"], 2)):
+        lineup = g.lineup(",".join((bots * seats)[:seats]), rule_set)
+        batch = g.run(rule_set, lineup, 21, 5, count, False)
+        for u in range(count):
+            state = g.play_unit_py(rule_set, lineup, 21, 5 + u, False, stepped=True)[0]
+            assert g.scores(rule_set, state) == batch.per_seat[g.score][u, 0].tolist(), (bots, u)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_illegal_decision_of_a_compiled_bot_names_bot_seed_round_seat_decision_and_the_legal_actions(
+        game, monkeypatch):  # fmt: skip
+    """Issue 13.1: a compiled bot's illegal action stopped the run with a bare constant ValueError from the kernel.
+    Here the kernel fails at unit 37 (a stand-in: no compiled bot errs), and the 3rd decision replayed there is
+    illegal: the run's error must name them as RULES D2 asks, found by halving the chunk and stepping that unit."""
+    from cardsim.errors import BotFailure
+
+    g = get_game(game)
+    batch, bot_action, asked = g.batch, g.bot_action, []
+
+    def failing_batch(rules, lineup, seed, start, count, games, **options):
+        if start <= 37 < start + count:
+            raise BotFailure("a built-in bot chose an illegal action")
+        return batch(rules, lineup, seed, start, count, games, **options)
+
+    def third_is_illegal(rules, state, row, advance=False):
+        asked.append(g.decision(rules, state))
+        return "XX" if len(asked) == 3 else bot_action(rules, state, row, advance)
+
+    monkeypatch.setattr(g, "batch", failing_batch)
+    monkeypatch.setattr(g, "bot_action", third_is_illegal)
+    with pytest.raises(CardsimError) as error:
+        cardsim.simulate(game, "heuristic", rounds=100, seed=8, threads=1, progress=False)
+    verb = {"predict": "predicted", "bid": "bid", "auction": "bid", "card": "played"}[asked[2]]
+    assert re.fullmatch(rf"bot 'heuristic' \(seat \d\) in {game}, seed 8, round 37, [^:]+: {verb} 'XX'[,;] "
+                        r"(which is not legal; )?(legal|allowed): .+", str(error.value)), str(error.value)  # fmt: skip
+    assert asked[2] in str(error.value) or "trick" in str(error.value)
 
 
 @pytest.mark.parametrize("game", GAMES)

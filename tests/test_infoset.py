@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardsim.cards import JASS36
+from cardsim.errors import BotFailure
 from cardsim.games.differenzler.rules import PUUR, SUIT_MASK
 from cardsim.infoset import (
     count_deals,
@@ -226,7 +227,7 @@ def test_a_failed_deal_sample_of_a_strong_bot_is_one_error_in_every_game():
         source = inspect.getsource(module)
         assert "sample_view(" in source and "sample_deals(" not in source, module.__name__
     hands = np.zeros((3, 2), np.uint64)
-    with pytest.raises(ValueError, match=r"no deal fits the information set of the strong bot's seat.*2, 7"):
+    with pytest.raises(BotFailure, match=r"no deal fits the information set of the strong bot's seat.*2, 7"):
         sample_view(streams(1), 0, np.uint64(0b1111), *arrays([3, 1], [0, 0b1111], [0, 0]), hands, 2, 7)
     sample_view(streams(1), 0, np.uint64(0b1111), *arrays([2, 2], [0, 0], [0, 0]), hands, 2, 7)
     assert all(int(a) | int(b) == 0b1111 and int(a) & int(b) == 0 for a, b in hands)

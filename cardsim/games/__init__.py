@@ -19,7 +19,7 @@ import numpy as np
 from cardsim.cards import SUIT_SYMBOLS, SUITS, Deck
 from cardsim.decisions import BID, CALL, CARD, DECISIONS, DISCARD, PREDICT, TRUMP
 from cardsim.driver import play_round
-from cardsim.errors import CardsimError
+from cardsim.errors import BotFailure, CardsimError
 from cardsim.lineup import FIRST_STRONG, Lineup, Setting, make_lineup
 from cardsim.options import make_rules
 from cardsim.protocol import card_index
@@ -77,8 +77,30 @@ class Game(ABC):
         return make_lineup(spec, self.name, self.seats(rules), self.builtin_bots, self.decisions, self.bot_settings)
 
     @abstractmethod
-    def run(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool) -> Batch:
-        """Units ``start .. start+count-1`` (single rounds, or whole games) as a batch of arrays."""
+    def batch(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool, **options: Any
+              ) -> Batch:  # fmt: skip
+        """Units ``start .. start+count-1`` (single rounds, or whole games) as a batch of arrays: the compiled
+        kernel, or the plain-Python driver for a lineup with a Python bot (or ``engine="python"``)."""
+
+    def run(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool, **options: Any
+            ) -> Batch:  # fmt: skip
+        """``batch``, with a compiled bot's failed decision (``BotFailure``) reported as RULES.md D2 asks: the
+        failing unit is found by re-running halves of the range (a few times its time), then replayed one decision
+        at a time with the same draws (D3), which raises the ``CardsimError`` naming the bot, seed, round, seat,
+        decision, the illegal action and the legal ones."""
+        try:
+            return self.batch(rules, lineup, seed, start, count, games, **options)
+        except BotFailure:
+            pass  # the error is raised below, outside this handler: its traceback would only repeat the kernel's
+        while count > 1:
+            try:
+                self.batch(rules, lineup, seed, start, count // 2, games, **options)
+                start, count = start + count // 2, count - count // 2
+            except BotFailure:
+                count //= 2
+        self.play_unit_py(rules, lineup, seed, start, games, stepped=True)
+        raise CardsimError(f"{self.name}, seed {seed}: a compiled bot's decision failed in unit {start}, but not when "
+                           "replayed one decision at a time (a bug in cardsim: please report it)")  # fmt: skip
 
     def derived(self, rules: Any) -> dict[str, Callable[[dict[str, np.ndarray]], np.ndarray]]:
         """Columns that follow from other columns by the rules (name -> function of the columns). The tournament
@@ -90,16 +112,18 @@ class Game(ABC):
         return {}
 
     def play_unit_py(
-        self, rules: Any, lineup: Lineup, seed: int, unit: int, games: bool, upto: int | None = None
-    ) -> list:
+        self, rules: Any, lineup: Lineup, seed: int, unit: int, games: bool, upto: int | None = None,
+        stepped: bool = False,
+    ) -> list:  # fmt: skip
         """Finished round states of one unit through the Python driver: a single round, or a whole game (up to
-        round ``upto``). Round r > 0 of a game is dealt by the seat after the first round's (``dealer_of``)."""
+        round ``upto``). Round r > 0 of a game is dealt by the seat after the first round's (``dealer_of``).
+        ``stepped``: the compiled bots too are asked one decision at a time (see ``driver.play_round``)."""
         states: list = []
         totals = np.zeros(self.seats(rules), np.int64)
         while True:
             r = len(states)
             dealer = -1 if r == 0 else (self.dealer_of(rules, states[0]) + r) % self.seats(rules)
-            states.append(play_round(self, rules, lineup, seed, unit, r, games, dealer))
+            states.append(play_round(self, rules, lineup, seed, unit, r, games, dealer, stepped))
             totals += self.scores(rules, states[-1])
             if not games or r == upto or self.game_over(rules, totals, r + 1):
                 return states
@@ -257,9 +281,10 @@ class Game(ABC):
         """What ``seat`` may see now, as the Observation a Python bot gets (``rng``: its ``random.Random``)."""
         raise NotImplementedError
 
-    def bot_action(self, rules: Any, state: Any, row: np.ndarray) -> Any:
-        """What the built-in bot of table row ``row`` (``[id, settings...]``) would do now, in public form; neither
-        ``state`` nor its random streams advance."""
+    def bot_action(self, rules: Any, state: Any, row: np.ndarray, advance: bool = False) -> Any:
+        """What the built-in bot of table row ``row`` (``[id, settings...]``) would do now, in public form. The round
+        does not advance; its random streams do only with ``advance`` (then the bot draws as the batch driver's
+        would at this decision, so that applying its action goes on exactly as that driver does)."""
         raise NotImplementedError
 
     def run_bots(self, rules: Any, state: Any, table: np.ndarray) -> int:

@@ -82,7 +82,7 @@ class CallPartner(Game):
     state_module = sm
     state_type = sm.State
 
-    def run(
+    def batch(
         self, rules: CallPartnerRules, lineup: Lineup, seed: int, start: int, count: int, games: bool,
         engine: str = "auto",
     ) -> Batch:  # fmt: skip
@@ -216,8 +216,8 @@ class CallPartner(Game):
             [int(x) for x in state.points], rng,
         )  # fmt: skip
 
-    def bot_action(self, rules: CallPartnerRules, state: sm.State, row: np.ndarray) -> Any:
-        s, p, seat = sm.copy_state(state), sm.params(rules), int(state.slots[sm.SEAT])
+    def bot_action(self, rules: CallPartnerRules, state: sm.State, row: np.ndarray, advance: bool = False) -> Any:
+        s, p, seat = state if advance else sm.copy_state(state), sm.params(rules), int(state.slots[sm.SEAT])
         if seat < 0:
             raise CardsimError("the round is over: no bot acts")
         row = np.asarray(row, np.float64)

@@ -15,7 +15,7 @@ from numba import njit, prange
 import bots.callpartner as builtin
 import bots.callpartner_strong as strong
 from cardsim.cards import FRENCH52, SUIT_SYMBOLS
-from cardsim.errors import CardsimError
+from cardsim.errors import BotFailure, CardsimError
 from cardsim.games.callpartner.rules import MAX_BID, MIN_BID, game_over
 from cardsim.games.callpartner.state import (
     CALLED,
@@ -52,7 +52,7 @@ def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -
         if seat < 0 or bots[seat, 0] < FIRST_STRONG:
             return seat
         if not apply(s, p, strong.act(strong_bots[seat], s, p, seat)):
-            raise ValueError("callpartner: a strong bot chose an illegal action")
+            raise BotFailure("callpartner: a strong bot chose an illegal action")
 
 
 class Out(NamedTuple):

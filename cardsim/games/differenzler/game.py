@@ -46,7 +46,7 @@ class Differenzler(Game):
     lower_is_better = True
     categories = {"trump_card": [JASS36.name_of(c) for c in range(36)], "trump": SUIT_NAMES}
 
-    def run(
+    def batch(
         self, rules: DifferenzlerRules, lineup: Lineup, seed: int, start: int, count: int, games: bool,
         engine: str = "auto",
     ) -> Batch:  # fmt: skip
@@ -139,8 +139,8 @@ class Differenzler(Game):
             [int(x) for x in state.points], rng,
         )  # fmt: skip
 
-    def bot_action(self, rules: DifferenzlerRules, state: State, row: np.ndarray) -> Any:
-        code = int(bot_act(np.asarray(row, np.float64), sm.copy_state(state), params(rules)))
+    def bot_action(self, rules: DifferenzlerRules, state: State, row: np.ndarray, advance: bool = False) -> Any:
+        code = int(bot_act(np.asarray(row, np.float64), state if advance else sm.copy_state(state), params(rules)))
         return code if sm.decision(state) == PREDICT else JASS36.name_of(code)
 
     def run_bots(self, rules: DifferenzlerRules, state: State, table: np.ndarray) -> int:

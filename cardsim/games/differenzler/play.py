@@ -21,6 +21,7 @@ from numba import njit, prange
 
 import bots.differenzler as builtin
 import bots.differenzler_strong as strong
+from cardsim.errors import BotFailure
 from cardsim.games.differenzler.rules import PLAYERS, game_over
 from cardsim.games.differenzler.state import (
     FIRST_HAND,
@@ -59,7 +60,7 @@ def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -
         if seat < 0 or strong_bots is None or strong_bots[seat, 0] < builtin.STRONG:
             return seat
         if not apply(s, p, strong.act(strong_bots[seat], s, p, seat)):
-            raise ValueError("a strong Differenzler bot chose an illegal action (RULES D2)")
+            raise BotFailure("a strong Differenzler bot chose an illegal action (RULES D2)")
 
 
 @njit(cache=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -63,7 +64,7 @@ class Wizard(Game):
     lower_is_better = False
     categories = {"trump_card": [WIZARD60.name_of(c) for c in range(60)], "trump": list(SUIT_LETTERS)}
 
-    def run(
+    def batch(
         self, rules: WizardRules, lineup: Lineup, seed: int, start: int, count: int, games: bool, engine: str = "auto"
     ) -> Batch:
         """The batch of rounds or games; ``engine="python"`` forces the plain-Python driver (a cross-check)."""
@@ -152,10 +153,10 @@ class Wizard(Game):
             rng,
         )  # fmt: skip
 
-    def bot_action(self, rules: WizardRules, state: st.State, row: np.ndarray):
+    def bot_action(self, rules: WizardRules, state: st.State, row: np.ndarray, advance: bool = False) -> Any:
         if int(state.slots[st.MOVER]) < 0:
             raise CardsimError("the wizard round is over: no bot is to act")
-        s = st.copy(state)
+        s = state if advance else st.copy(state)
         code = int(bot_act(s, _params(rules), np.asarray(row, np.float64), int(s.slots[st.MOVER])))
         return self.public_action(rules, int(s.slots[st.PHASE]), code)
 

@@ -15,6 +15,7 @@ from numba import njit, prange
 import bots.wizard as builtin
 import bots.wizard_strong as strong
 from cardsim.decisions import BID, CARD
+from cardsim.errors import BotFailure
 from cardsim.games.wizard.rules import legal_mask, refused_bid, score
 from cardsim.games.wizard.state import (
     BID_TOTAL,
@@ -80,7 +81,7 @@ def run_arrays(slots, hands, dealt, bids, won, log, rng, bot_rng, pm1, bidding, 
         action = strong.act(strong_bots[seat], State(slots, hands, dealt, bids, won, log, rng, bot_rng),
                             Params(players, pm1, bidding, none, none), seat)  # fmt: skip
         if not step(slots, hands, bids, won, log, pm1, action):
-            raise ValueError("a strong wizard bot chose an illegal action")
+            raise BotFailure("a strong wizard bot chose an illegal action")
 
 
 @njit(cache=True, _nrt=False)
@@ -103,7 +104,7 @@ def run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops: int) -> int
                 b = builtin.bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], trump, players, cards, no)
                 ok, seat, n_bids, total = make_bid(bids, cards, pm1, seat, n_bids, total, b)
                 if not ok:
-                    raise ValueError("a built-in wizard bot chose an illegal bid")
+                    raise BotFailure("a built-in wizard bot chose an illegal bid")
             store_bids(slots, players, seat, n_bids, total)
         elif slots[PHASE] == CARD:
             seat, pos, led, decided, top_key, winner, n_played, trick = load_trick(slots)
@@ -113,14 +114,14 @@ def run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops: int) -> int
                 card = builtin.play(int(bots[seat, 0]), rng, 1 + seat, legal, led, top_key, pos, players, trump,
                                     bids[seat] - won[seat])  # fmt: skip
                 if not (legal >> np.uint64(card)) & np.uint64(1):
-                    raise ValueError("a built-in wizard bot chose an illegal card")
+                    raise BotFailure("a built-in wizard bot chose an illegal card")
                 seat, pos, led, decided, top_key, winner, n_played, trick = play_card(
                     hands, won, log, trump, cards, seat, pos, led, decided, top_key, winner, n_played, trick, card
                 )
             store_trick(slots, players, seat, pos, led, decided, top_key, winner, n_played, trick)
         elif not step(slots, hands, bids, won, log, pm1, builtin.decide(int(bots[seat, 0]), slots, hands, bids, won,
                                                                         rng, pm1, seat)):  # fmt: skip
-            raise ValueError("a built-in wizard bot chose an illegal action")
+            raise BotFailure("a built-in wizard bot chose an illegal action")
 
 
 class Out(NamedTuple):
