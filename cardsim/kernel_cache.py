@@ -3,16 +3,20 @@
 numba's ``cache=True`` checks only the timestamp of the file that defines a
 kernel, not of the kernels it calls in other modules: after editing a bot in
 ``bots/`` the game kernel in ``cardsim/games/`` would silently keep the old
-bot compiled in. So every version of the source gets its own cache folder,
-named by a hash of all ``cardsim`` and ``bots`` sources, under
-``$NUMBA_CACHE_DIR`` (default ``~/.cache/cardsim``). The few most recent
-folders are kept; older ones are removed.
+bot compiled in. So every version of the kernels' sources gets its own cache
+folder under ``$NUMBA_CACHE_DIR`` (default ``~/.cache/cardsim``), named by a
+hash of the files a kernel can depend on: every module of ``cardsim`` and
+``bots`` that defines kernels, and every module those import from,
+transitively (a kernel freezes the constants it reads from any of them). The import graph is
+read from the sources, so editing the CLI, the runner, a plot or a Python
+driver recompiles nothing. The few most recent folders are kept.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -22,20 +26,64 @@ KEEP_VERSIONS = 4
 PACKAGE_ROOT = Path(__file__).resolve().parent
 
 
-def source_digest() -> str:
-    """Hash of every Python source file of cardsim and of the built-in bots."""
+def _sources() -> dict[str, Path]:
+    """Module name -> file, for every Python source of cardsim and of the built-in bots."""
     files = sorted(PACKAGE_ROOT.rglob("*.py")) + sorted((PACKAGE_ROOT.parent / "bots").glob("*.py"))
-    digest = hashlib.sha256()
+    modules = {}
     for path in files:
+        parts = path.relative_to(PACKAGE_ROOT.parent).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return modules
+
+
+def _digest(paths: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
         digest.update(path.relative_to(PACKAGE_ROOT.parent).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
+def source_digest() -> str:
+    """Hash of every Python source file of cardsim and of the built-in bots (the code version of results)."""
+    return _digest(sorted(_sources().values()))
+
+
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)|import[ \t]+([^\n]+))", re.M)
+_KERNEL = re.compile(r"@(?:numba\.)?n?jit\b|\b(?:njit|vectorize|guvectorize)\(")
+
+
+def kernel_sources() -> list[Path]:
+    """The files compiled kernels can depend on: modules that define kernels, and the modules they import from,
+    transitively (a kernel reads only its own module's globals, which its imports bring; function-local imports count
+    too), read from the import lines."""
+    modules = _sources()
+    imports, kernels = {}, []
+    for name, path in modules.items():
+        text = path.read_text()
+        found = set()
+        for module, names, plain in _IMPORT.findall(text):
+            if module:
+                found |= {module} | {f"{module}.{n.split()[0]}" for n in re.split(r"[(),\s]*,[(),\s]*|[()]", names)
+                                     if n.strip()}  # fmt: skip
+            else:
+                found |= {item.split()[0] for item in plain.split(",") if item.strip()}
+        imports[name] = found & set(modules)
+        if _KERNEL.search(text):
+            kernels.append(name)
+    needed: set[str] = set()
+    while kernels:
+        name = kernels.pop()
+        if name not in needed:
+            needed.add(name)
+            kernels += imports[name] - needed
+    return sorted(modules[name] for name in needed)
+
+
 def configure() -> Path:
     """Point numba's cache at this source version's folder; call before any kernel is defined."""
     base = Path(os.environ.get("NUMBA_CACHE_DIR") or Path.home() / ".cache" / "cardsim")
-    folder = base / f"kernels-{source_digest()}"
+    folder = base / f"kernels-{_digest(kernel_sources())}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
         os.utime(folder)
