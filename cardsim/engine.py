@@ -86,13 +86,16 @@ def simulate(
     keep_rows: bool = False,
     progress: bool | None = None,
     force: bool = False,
+    check: bool = False,
 ) -> Result:
     """Play ``rounds`` single rounds (or ``games`` whole games) and summarise them per seat.
 
     Round ``i`` (or game ``i``) of ``seed`` is the same whatever the threads or chunking; ``seed=None`` draws
     one from the OS (``Result.seed`` says which). ``out`` streams one row per (round, seat) to a Parquet file;
     ``keep_rows`` also returns them as a DataFrame (for small runs). An existing ``out`` file is refused before
-    any work starts unless ``force``.
+    any work starts unless ``force``. ``check`` also checks every round's invariants after every step (cards
+    conserved, points and tricks adding up; a Python bot's observation showing nothing hidden): the same numbers,
+    a little slower.
     """
     game = get_game(game) if isinstance(game, str) else game
     rule_set = game.make_rules(rules, players)
@@ -120,10 +123,10 @@ def simulate(
     try:
         for start in range(0, units, chunk):
             count = min(chunk, units - start)
-            batch = game.run(rule_set, lineup, seed, start, count, games_mode)
+            batch = game.run(rule_set, lineup, seed, start, count, games_mode, check)
             summary.add(batch, game.rates(batch))
             if rows_wanted:
-                frame = _frame(batch.rows(), constants, lineup.names, game.categories)
+                frame = tidy_frame(batch.rows(), constants, lineup.names, game.categories)
                 if writer:
                     writer.write(frame)
                 if keep_rows:
@@ -141,15 +144,17 @@ def simulate(
     return Result(game.name, constants["rules"], seed, summary.table(), rows_frame)
 
 
-def _frame(rows: dict[str, np.ndarray], constants: dict, bots: tuple[str, ...], categories: dict) -> pd.DataFrame:
-    """Rows as a tidy DataFrame: constant columns first, card and bot codes as categoricals."""
+def tidy_frame(rows: dict[str, np.ndarray], constants: dict, bots: tuple[str, ...], categories: dict,
+               names: list[str] | None = None) -> pd.DataFrame:  # fmt: skip
+    """Rows (``Batch.rows``) as the documented tidy DataFrame: constant columns first, card and bot codes as
+    categoricals (the bot's labels are ``names``, by default the lineup's distinct names in seat order)."""
     n = len(rows["seat"])
     data: dict[str, Any] = {k: pd.Categorical.from_codes(np.zeros(n, np.int8), [v]) for k, v in constants.items()
                             if k != "seed"}  # fmt: skip
     data["seed"] = np.full(n, constants["seed"], np.uint64)
+    names = names or list(dict.fromkeys(bots))
     for name, values in rows.items():
         if name == "seat":
-            names = list(dict.fromkeys(bots))
             codes = np.array([names.index(b) for b in bots], np.int8)
             data["seat"] = for_arithmetic(values)
             data["bot"] = pd.Categorical.from_codes(codes[values.astype(np.intp)], names)
@@ -211,13 +216,15 @@ def replay(
     rules: dict[str, Any] | list[str] | None = None,
     game_no: int | None = None,
     players: int | None = None,
+    check: bool = False,
 ) -> dict:
     """Everything that happened in one round: round ``round`` of single-round runs,
-    or round ``round`` of game ``game_no`` of games runs, with the same seed, bots and rules."""
+    or round ``round`` of game ``game_no`` of games runs, with the same seed, bots and rules (``check``: as in
+    ``simulate``)."""
     game = get_game(game) if isinstance(game, str) else game
     rule_set = game.make_rules(rules, players)
     lineup = game.lineup(bots, rule_set)
     round = check_index(round, "round")
     game_no = None if game_no is None else check_index(game_no, "game")
     game.check_units(rule_set, game_no is not None)
-    return game.replay(rule_set, lineup, check_seed(seed), round, game_no)
+    return game.replay(rule_set, lineup, check_seed(seed), round, game_no, check)

@@ -4,8 +4,11 @@ An experiment (``Experiment``: game, rules, lineup, seed, size, seat
 rotations, chunk size, code version) lives in a results folder::
 
     config.json                      the experiment; a resume must match it
-    chunks/chunk-000000.parquet      rows of chunk 0, one row per round and rotation (seats as columns)
-    chunks/chunk-000000.json         its statistics, its size and the CRC-32 of the Parquet file
+    rows/chunk-000000.parquet        rows of chunk 0: the tidy row schema, one row per round, rotation and seat
+    checks/chunk-000000.json         its statistics, its size and the CRC-32 of the Parquet file
+
+``rows/`` is a plain Parquet dataset: pandas, pyarrow, duckdb or polars read it without cardsim (hidden
+``.partial`` files are skipped by all of them); ``load_rows`` gives the same rows after checking every chunk.
 
 A chunk's files appear only when complete (written to a hidden temporary
 file, then renamed), the Parquet file first. On ``resume`` every chunk whose
@@ -27,7 +30,7 @@ import sys
 import threading
 import time
 import zlib
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -39,18 +42,18 @@ import numpy as np
 import pandas as pd
 
 import cardsim
-from cardsim.engine import check_positive, check_size, check_threads, max_threads, progress_bar
+from cardsim.engine import check_positive, check_size, check_threads, max_threads, progress_bar, tidy_frame
 from cardsim.errors import CardsimError
 from cardsim.games import get_game
 from cardsim.kernel_cache import source_digest
 from cardsim.lineup import bot_sources, is_python_bot, use_bot_sources
 from cardsim.options import rules_text
 from cardsim.outputs import check_output_folder
-from cardsim.results import Batch, for_arithmetic
+from cardsim.results import Batch
 from cardsim.rng import resolve_seed
 from cardsim.tournament import DealStats, Standings, rotated, standings
 
-FORMAT = 1
+FORMAT = 2  # 2: tidy rows in rows/, sidecars in checks/ (1: wide chunks and sidecars in chunks/)
 ROUNDS_PER_CHUNK = 1 << 20  # rounds of all rotations together: fewer kernel calls (measured: 1<<18 costs ~7% more)
 GAMES_PER_CHUNK = 1 << 12
 # Slow bots get small chunks, so that progress and resume stay fine-grained: Python bots (about 1 ms a round) and
@@ -59,11 +62,8 @@ PYTHON_BOT_UNITS_PER_CHUNK = 64
 STRONG_BOT_UNITS_PER_CHUNK = 1024
 WORKER_CHECK_S = 5.0  # while no chunk arrives, look this often whether the Dask cluster still has a worker
 NO_WORKER_TIMEOUT_S = 120.0  # and give up after this long without one (every worker died, none came back)
-PARQUET_OPTIONS = {  # numbers are also byte-stream split: with lz4 that is both small and cheap to write
-    "compression": "lz4",
-    "use_dictionary": False,
-    "write_statistics": False,
-}
+PARQUET_OPTIONS = {"compression": "lz4", "write_statistics": False}  # numbers are also byte-stream split, labels
+# dictionary-encoded: with lz4 that is both small and cheap to write
 PARALLEL_CHUNK = 4  # kernel work items a thread takes at a time: threads sharing a core with the writer fall behind
 _KERNEL_LOCK = threading.Lock()  # one batch kernel at a time per process (numba's thread pool is not reentrant)
 
@@ -143,9 +143,11 @@ def code_version(bots: tuple[str, ...]) -> str:
 # ---------------------------------------------------------------- one chunk: simulate, summarise, encode
 
 
-def simulate_chunk(exp: Experiment, index: int, played: Callable[[int], None] | None = None) -> list[Batch]:
+def simulate_chunk(exp: Experiment, index: int, played: Callable[[int], None] | None = None, check: bool = False
+                   ) -> list[Batch]:  # fmt: skip
     """The chunk's deals played in every rotation (the compiled kernel, on this process's numba threads);
-    ``played(units)`` is told after each rotation (the progress bar moves within a chunk)."""
+    ``played(units)`` is told after each rotation (the progress bar moves within a chunk); ``check``: every step's
+    round invariants are checked too (``--check``)."""
     front, rule_set = get_game(exp.game), exp.rule_set()
     start, count = exp.chunk_range(index)
     batches = []
@@ -153,7 +155,7 @@ def simulate_chunk(exp: Experiment, index: int, played: Callable[[int], None] | 
         lineup = front.lineup(list(rotated(exp.bots, rotation)), rule_set)
         try:
             with _KERNEL_LOCK, numba.parallel_chunksize(PARALLEL_CHUNK):
-                batches.append(front.run(rule_set, lineup, exp.seed, start, count, exp.games))
+                batches.append(front.run(rule_set, lineup, exp.seed, start, count, exp.games, check))
         except CardsimError as error:  # a bot's error: say in which seating of the duplicate deals
             raise CardsimError(f"{error} (rotation {rotation}: seats {', '.join(lineup.names)})") from None
         if played:
@@ -162,54 +164,34 @@ def simulate_chunk(exp: Experiment, index: int, played: Callable[[int], None] | 
 
 
 def encode_chunk(exp: Experiment, batches: list[Batch]) -> tuple[bytes, DealStats]:
-    """A chunk's rows as Parquet bytes (one row per round and rotation, per-seat values as columns) and its
-    statistics."""
+    """A chunk's rows as Parquet bytes (the tidy rows of ``simulate(..., keep_rows=True)`` with ``rotation``: one
+    row per round, rotation and seat) and its statistics."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     front = get_game(exp.game)
     stats = DealStats.of_batches(front, batches, exp.bots)
-    derived = front.derived(exp.rule_set())
-    tables = [pa.table(_wide_columns(batch, rotation, derived)) for rotation, batch in enumerate(batches)]
+    constants, names = {"game": exp.game, "rules": exp.rules, "seed": exp.seed}, list(dict.fromkeys(exp.bots))
+    frames = []
+    for rotation, batch in enumerate(batches):
+        frame = tidy_frame(batch.rows(), constants, rotated(exp.bots, rotation), front.categories, names)
+        frame.insert(frame.columns.get_loc("seat"), "rotation", np.int16(rotation))
+        frames.append(frame)
+    table = pa.Table.from_pandas(pd.concat(frames, ignore_index=True), preserve_index=False)
+    numbers = [f.name for f in table.schema if pa.types.is_integer(f.type) or pa.types.is_floating(f.type)]
+    labels = [f.name for f in table.schema if pa.types.is_dictionary(f.type)]
     sink = pa.BufferOutputStream()
-    table = pa.concat_tables(tables)
-    split = [f.name for f in table.schema if pa.types.is_integer(f.type) or pa.types.is_floating(f.type)]
-    pq.write_table(table, sink, use_byte_stream_split=split, **PARQUET_OPTIONS)
+    pq.write_table(table, sink, use_byte_stream_split=numbers, use_dictionary=labels, **PARQUET_OPTIONS)
     return sink.getvalue().to_pybytes(), stats
 
 
-def _wide_columns(batch: Batch, rotation: int, derived: Collection[str]) -> dict[str, np.ndarray]:
-    """One entry per played round: its unit, round, rotation, per-round values and ``<value>_<seat>`` columns
-    (less the ``derived`` ones, which follow from the others and are recomputed on reading)."""
-    if batch.games:
-        unit, rnd = np.nonzero(batch.valid)
-        cols = {"game_no": batch.start + unit, "round": rnd}
-    else:  # single rounds: every unit is one round, no gather needed
-        unit, rnd = np.arange(len(batch.played)), None
-        cols = {"round": batch.start + unit}
-    cols = {k: v.astype(np.int64) for k, v in cols.items()}
-    cols["rotation"] = np.full(unit.size, rotation, np.int8)
-    cols.update({name: _played(values, unit, rnd) for name, values in batch.per_round.items() if name not in derived})
-    seats = batch.per_seat[batch.score].shape[2]
-    per_seat = {name: _played(values, unit, rnd) for name, values in batch.per_seat.items() if name not in derived}
-    if batch.games:
-        per_seat.update(game_total=batch.game_totals[unit], game_win=batch.game_wins()[unit])
-    for name, played in per_seat.items():
-        cols.update({f"{name}_{s}": np.ascontiguousarray(played[:, s]) for s in range(seats)})
-    return cols
-
-
-def _played(values: np.ndarray, unit: np.ndarray, rnd: np.ndarray | None) -> np.ndarray:
-    """``values[unit, round, ...]`` of the played rounds in row order (``rnd`` None: single rounds, all played)."""
-    return values[:, 0] if rnd is None else values[unit, rnd]
-
-
-def _chunk_task(exp: Experiment, index: int, threads: int | None, sources: dict[str, str]) -> tuple[int, bytes, dict]:
+def _chunk_task(exp: Experiment, index: int, threads: int | None, sources: dict[str, str], check: bool
+                ) -> tuple[int, bytes, dict]:  # fmt: skip
     """What a Dask worker runs: one chunk, returned as Parquet bytes and statistics (the client writes them).
     ``sources``: the Python bot files of the lineup (``lineup.bot_sources``), wherever the worker runs."""
     use_bot_sources(sources)
     numba.set_num_threads(min(threads or max_threads(), max_threads()))
-    data, stats = encode_chunk(exp, simulate_chunk(exp, index))
+    data, stats = encode_chunk(exp, simulate_chunk(exp, index, check=check))
     return index, data, stats.to_json()
 
 
@@ -222,13 +204,17 @@ class ResultsFolder:
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = Path(path)
         self.config_path = self.path / "config.json"
-        self.chunk_dir = self.path / "chunks"
+        self.rows_dir, self.checks_dir = self.path / "rows", self.path / "checks"
 
     def parquet(self, index: int) -> Path:
-        return self.chunk_dir / f"chunk-{index:06d}.parquet"
+        return self.rows_dir / f"chunk-{index:06d}.parquet"
 
     def sidecar(self, index: int) -> Path:
-        return self.chunk_dir / f"chunk-{index:06d}.json"
+        return self.checks_dir / f"chunk-{index:06d}.json"
+
+    def make_dirs(self) -> None:
+        for folder in (self.rows_dir, self.checks_dir):
+            folder.mkdir(parents=True, exist_ok=True)
 
     def read_config(self) -> Experiment:
         try:
@@ -261,17 +247,18 @@ class ResultsFolder:
         if self.path.exists() and any(self.path.iterdir()):
             raise CardsimError(f"{self.path} is not empty and holds no cardsim experiment (no config.json); "
                                "choose a new or empty --out folder")  # fmt: skip
-        self.chunk_dir.mkdir(parents=True, exist_ok=True)
+        self.make_dirs()
         _write_atomic(self.config_path, json.dumps({"format": FORMAT, **dataclasses.asdict(exp)}, indent=1).encode())
 
     def after_error(self, fresh: bool) -> str:
         """Clean up after a run stopped by an error, and say what is left: a folder this run made and in which no
         chunk was finished is removed, so the same command runs again once the bot is fixed."""
-        kept = sorted(self.chunk_dir.glob("chunk-*.json"))
+        kept = sorted(self.checks_dir.glob("chunk-*.json"))
         if fresh and not kept:
-            for leftover in self.chunk_dir.glob("*"):
-                leftover.unlink()
-            self.chunk_dir.rmdir()
+            for folder in (self.rows_dir, self.checks_dir):
+                for leftover in folder.glob("*"):
+                    leftover.unlink()
+                folder.rmdir()
             self.config_path.unlink()
             if not any(self.path.iterdir()):
                 self.path.rmdir()
@@ -283,8 +270,8 @@ class ResultsFolder:
         """Statistics of every complete, intact chunk. Damaged and partial chunks are reported through
         ``warn``; with ``repair`` their files are removed, to be computed again."""
         if repair:
-            self.chunk_dir.mkdir(parents=True, exist_ok=True)
-            for leftover in self.chunk_dir.glob(".*.partial"):
+            self.make_dirs()
+            for leftover in [*self.rows_dir.glob(".*.partial"), *self.checks_dir.glob(".*.partial")]:
                 leftover.unlink()
         done = {}
         for index in range(exp.chunks):
@@ -367,12 +354,14 @@ def run(
     dask_local: int | None = None,
     progress: bool | None = None,
     warn: Callable[[str], None] | None = None,
+    check: bool = False,
 ) -> Outcome:
     """Run the missing chunks of ``exp`` into the folder ``out`` and return the merged result.
 
     Locally by default (numba threads: ``threads``, default all cores); on the Dask
     cluster at ``scheduler`` (``tcp://host:8786``), or on a local cluster of
     ``dask_local`` worker processes. Every way gives identical files and numbers.
+    ``check``: every step's round invariants are checked too (``--check``; the same files).
     """
     warn = warn or (lambda message: print(f"cardsim: {message}", file=sys.stderr))
     if scheduler is not None and dask_local is not None:
@@ -386,7 +375,7 @@ def run(
         fresh = not folder.config_path.exists()
         folder.open(exp, resume)
         try:
-            done, computed = _run_missing(exp, folder, threads, cluster, progress, warn)
+            done, computed = _run_missing(exp, folder, threads, cluster, progress, warn, check)
         except CardsimError as error:  # a bot's error: the rerun once it is fixed must not be blocked
             raise CardsimError(f"{error}; {folder.after_error(fresh)}") from None
     return _outcome(exp, folder, done, computed)
@@ -401,7 +390,7 @@ def _outcome(exp: Experiment, folder: ResultsFolder, done: dict[int, DealStats],
 
 
 def _run_missing(exp: Experiment, folder: ResultsFolder, threads: int, cluster, progress: bool | None,
-                 warn: Callable[[str], None]) -> tuple[dict[int, DealStats], int]:  # fmt: skip
+                 warn: Callable[[str], None], check: bool) -> tuple[dict[int, DealStats], int]:  # fmt: skip
     """Compute every chunk not yet in the folder, locally or on ``cluster``: (statistics of all chunks, chunks
     computed now)."""
     done = folder.finished(exp, warn, repair=True)
@@ -418,16 +407,17 @@ def _run_missing(exp: Experiment, folder: ResultsFolder, threads: int, cluster, 
 
     try:
         if cluster is None:
-            _run_local(exp, folder, todo, threads, record, bar.update if bar else None)
+            _run_local(exp, folder, todo, threads, record, bar.update if bar else None, check)
         else:
-            _run_dask(exp, folder, todo, *cluster, record)
+            _run_dask(exp, folder, todo, *cluster, record, check)
     finally:
         if bar:
             bar.close()
     return done, len(todo)
 
 
-def _run_local(exp: Experiment, folder: ResultsFolder, todo: list[int], threads: int, record, played) -> None:
+def _run_local(exp: Experiment, folder: ResultsFolder, todo: list[int], threads: int, record, played,
+               check: bool) -> None:  # fmt: skip
     """Simulate chunk by chunk on all cores; each finished chunk is encoded and written in the background.
     ``played(rounds)`` moves the progress bar after each rotation of a chunk (None: no bar)."""
     numba.set_num_threads(threads)
@@ -440,7 +430,7 @@ def _run_local(exp: Experiment, folder: ResultsFolder, todo: list[int], threads:
     with ThreadPoolExecutor(max_workers=1) as writer:
         pending = None
         for index in todo:
-            batches = simulate_chunk(exp, index, played)
+            batches = simulate_chunk(exp, index, played, check)
             if pending is not None:
                 record(*pending.result(), counted=played is not None)
             pending = writer.submit(store, index, batches)
@@ -474,12 +464,13 @@ def _dask_client(scheduler: str | None, dask_local: int | None):
             cluster.close()
 
 
-def _run_dask(exp: Experiment, folder: ResultsFolder, todo: list[int], client, threads: int | None, record) -> None:
+def _run_dask(exp: Experiment, folder: ResultsFolder, todo: list[int], client, threads: int | None, record,
+              check: bool) -> None:  # fmt: skip
     """Submit every missing chunk to the cluster; write each chunk as it arrives (lost workers' tasks are rerun)."""
     from distributed import wait
 
     sources = bot_sources(exp.bots)
-    pending = {client.submit(_chunk_task, exp, i, threads, sources, pure=False) for i in todo}
+    pending = {client.submit(_chunk_task, exp, i, threads, sources, check, pure=False) for i in todo}
     no_worker_since = None
     while pending:
         try:
@@ -519,55 +510,14 @@ def load(out: str | os.PathLike) -> Outcome:
 
 
 def iter_rows(out: str | os.PathLike) -> Iterator[pd.DataFrame]:
-    """The tidy rows of a complete results folder, chunk by chunk: one row per (round, rotation, seat)
-    with the columns of ``simulate(..., keep_rows=True)`` plus ``rotation``. Chunks are checked first."""
+    """The tidy rows of a complete results folder, chunk by chunk: one row per (round, rotation, seat) with the
+    columns of ``simulate(..., keep_rows=True)`` plus ``rotation``. Chunks are checked first."""
     outcome = load(out)
-    exp, folder = outcome.experiment, ResultsFolder(out)
-    front = get_game(exp.game)
-    for index in range(exp.chunks):
-        yield _tidy(pd.read_parquet(folder.parquet(index)), exp, front)
+    folder = ResultsFolder(out)
+    for index in range(outcome.experiment.chunks):
+        yield pd.read_parquet(folder.parquet(index))
 
 
 def load_rows(out: str | os.PathLike) -> pd.DataFrame:
     """All tidy rows of a complete results folder (see ``iter_rows``; for large runs iterate instead)."""
     return pd.concat(iter_rows(out), ignore_index=True)
-
-
-def _tidy(wide: pd.DataFrame, exp: Experiment, front) -> pd.DataFrame:
-    """Wide chunk rows (seats as columns) as one row per seat, with bot names, the derived columns recomputed and
-    categories labelled."""
-    seats = len(exp.bots)
-    per_seat = _per_seat_names(wide, seats)
-    shared = [c for c in wide.columns if c.rpartition("_")[0] not in per_seat]
-    n = len(wide)
-    data: dict[str, Any] = {
-        "game": pd.Categorical.from_codes(np.zeros(n * seats, np.int8), [exp.game]),
-        "rules": pd.Categorical.from_codes(np.zeros(n * seats, np.int8), [exp.rules]),
-        "seed": np.full(n * seats, exp.seed, np.uint64),
-    }
-    for column in shared:
-        data[column] = for_arithmetic(np.repeat(wide[column].to_numpy(), seats))
-        if column == "rotation":
-            data["seat"] = np.tile(np.arange(seats, dtype=np.int16), n)
-            names = list(dict.fromkeys(exp.bots))
-            lineups = np.array([[names.index(b) for b in rotated(exp.bots, r)] for r in range(exp.rotations)])
-            codes = lineups[data["rotation"].astype(np.intp), data["seat"].astype(np.intp)]
-            data["bot"] = pd.Categorical.from_codes(codes.astype(np.int8), names)
-    for name in per_seat:
-        data[name] = for_arithmetic(np.column_stack([wide[f"{name}_{s}"].to_numpy() for s in range(seats)]).ravel())
-    for name, derive in front.derived(exp.rule_set()).items():
-        data[name] = derive(data)
-    for name, labels in front.categories.items():
-        if name in data:
-            data[name] = pd.Categorical.from_codes(data[name].astype(np.int16), labels)
-    return pd.DataFrame(data)
-
-
-def _per_seat_names(wide: pd.DataFrame, seats: int) -> list[str]:
-    """Per-seat value names in column order: ``points_0 .. points_3`` -> ``points``."""
-    names = []
-    for column in wide.columns:
-        name, _, seat = column.rpartition("_")
-        if seat == "0" and all(f"{name}_{s}" in wide.columns for s in range(seats)):
-            names.append(name)
-    return names

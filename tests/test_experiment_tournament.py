@@ -24,7 +24,7 @@ def test_smoke_study_writes_every_games_results_and_a_report(tmp_path):
         bots = pd.read_parquet(tmp_path / game / "bots.parquet")
         assert set(bots["bot"]) == {"heuristic", "random"}
         assert (tmp_path / game / "figures" / "mean_score.png").stat().st_size > 0
-        assert list((tmp_path / game / "chunks").glob("chunk-*.parquet"))
+        assert list((tmp_path / game / "rows").glob("chunk-*.parquet"))
     again = tournament("--smoke", "--out", str(tmp_path))
     assert again.returncode == 2 and "add --resume" in again.stderr
     resumed = tournament("--smoke", "--out", str(tmp_path), "--resume")

@@ -28,7 +28,9 @@ def small(**changes) -> runner.Experiment:
 
 
 def chunk_bytes(folder) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted((folder / "chunks").glob("chunk-*"))}
+    """Every chunk file (rows and sidecars, hidden leftovers too) by its path in the folder."""
+    files = [p for d in ("rows", "checks") for p in sorted((folder / d).glob("*"))]
+    return {str(p.relative_to(folder)): p.read_bytes() for p in files}
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +59,19 @@ def test_rotation_zero_rows_are_the_engines_rows(tmp_path):
     rows = runner.load_rows(runner.run(exp, tmp_path, progress=False).folder)
     plain = simulate("differenzler", LINEUP, rounds=300, seed=11, keep_rows=True).rows
     mine = rows[rows["rotation"] == 0].drop(columns="rotation").reset_index(drop=True)
-    pd.testing.assert_frame_equal(mine[plain.columns], plain, check_categorical=False)
+    pd.testing.assert_frame_equal(mine, plain)
+
+
+def test_the_rows_folder_is_a_parquet_dataset_that_pandas_and_pyarrow_read_as_load_rows(reference):
+    """Issue 13.10: ``pd.read_parquet("results/wiz/chunks")`` failed (JSON sidecars among the chunk files), and the
+    chunks held seats as columns without the derived columns. ``rows/`` now holds the tidy rows themselves."""
+    import pyarrow.dataset as ds
+
+    folder, _ = reference
+    rows = runner.load_rows(folder)
+    assert {"penalty", "trump", "bot", "rotation", "seat"} <= set(rows.columns) and len(rows) == 1500 * 4 * 4
+    pd.testing.assert_frame_equal(pd.read_parquet(folder / "rows"), rows)
+    pd.testing.assert_frame_equal(ds.dataset(folder / "rows").to_table().to_pandas(), rows)
 
 
 def test_every_rotation_plays_the_same_deals_with_the_bots_moved_on(tmp_path):
@@ -126,11 +140,10 @@ def test_resume_after_an_interruption_equals_an_uninterrupted_run(reference, mon
         runner.run(small(), target, progress=False)
     monkeypatch.setattr(runner.ResultsFolder, "store", real_store)
     assert len(chunk_bytes(target)) == 2 * 2  # two chunks were finished and kept
-    (target / "chunks" / ".chunk-000002.parquet.partial").write_bytes(b"half a file")  # a killed writer's leftover
+    (target / "rows" / ".chunk-000002.parquet.partial").write_bytes(b"half a file")  # a killed writer's leftover
     resumed = runner.run(small(), target, resume=True, progress=False)
     assert resumed.computed == 2
     assert chunk_bytes(target) == chunk_bytes(folder)
-    assert not list((target / "chunks").glob(".*"))
     pd.testing.assert_frame_equal(resumed.standings.bots, outcome.standings.bots)
     pd.testing.assert_frame_equal(resumed.standings.pairs, outcome.standings.pairs)
     assert runner.run(small(), target, resume=True, progress=False).computed == 0
@@ -141,7 +154,7 @@ def test_a_damaged_chunk_is_detected_and_recomputed(reference, damage, tmp_path)
     folder, _ = reference
     target = tmp_path
     runner.run(small(), target, progress=False)
-    parquet, sidecar = target / "chunks" / "chunk-000001.parquet", target / "chunks" / "chunk-000001.json"
+    parquet, sidecar = target / "rows" / "chunk-000001.parquet", target / "checks" / "chunk-000001.json"
     data = parquet.read_bytes()
     if damage == "truncate":
         parquet.write_bytes(data[: len(data) // 2])
@@ -226,8 +239,8 @@ def test_an_existing_scheduler_runs_the_missing_chunks_bit_for_bit(reference, tm
 
     folder, outcome = reference
     runner.run(small(), tmp_path, progress=False)
-    for name in ("chunk-000001.parquet", "chunk-000001.json", "chunk-000003.json"):
-        (tmp_path / "chunks" / name).unlink()
+    for name in ("rows/chunk-000001.parquet", "checks/chunk-000001.json", "checks/chunk-000003.json"):
+        (tmp_path / name).unlink()
     with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
         resumed = runner.run(small(), tmp_path, resume=True, scheduler=cluster.scheduler_address, progress=False)
     assert resumed.computed == 2
@@ -257,11 +270,11 @@ def test_a_killed_process_resumes_to_the_uninterrupted_result(tmp_path):
     command = [sys.executable, "-c", "import sys; from cardsim.cli import main; sys.exit(main(sys.argv[1:]))"]
     killed = subprocess.Popen([*command, *args, "--out", str(tmp_path / "killed")], cwd=ROOT)
     deadline = time.monotonic() + 120
-    while not list((tmp_path / "killed" / "chunks").glob("chunk-*.json")) and time.monotonic() < deadline:
+    while not list((tmp_path / "killed" / "checks").glob("chunk-*.json")) and time.monotonic() < deadline:
         time.sleep(0.05)
     os.kill(killed.pid, signal.SIGKILL)
     killed.wait()
-    finished = len(list((tmp_path / "killed" / "chunks").glob("chunk-*.json")))
+    finished = len(list((tmp_path / "killed" / "checks").glob("chunk-*.json")))
     assert 1 <= finished < 20, "the kill should land while chunks remain"
     resumed = subprocess.run([*command, *args, "--out", str(tmp_path / "killed"), "--resume", "--json"], cwd=ROOT,
                              capture_output=True, text=True)  # fmt: skip

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, vectorize
+from numba import njit
 
 from cardsim.cards import JASS36
 from cardsim.options import check_values, option
@@ -130,10 +130,6 @@ def penalty(prediction: int, points: int, exact_bonus: int) -> int:
     if prediction == points and prediction > 0:
         return -exact_bonus
     return abs(prediction - points)
-
-
-# A10 over arrays (the same scalar rule, compiled as a ufunc): rebuilds stored results' penalty columns.
-penalties_of = vectorize(["int16(int16, int16, int64)", "int64(int64, int64, int64)"], cache=True)(penalty.py_func)
 
 
 @njit(cache=True)
