@@ -19,7 +19,7 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/throughput.py --game differenzler --bots random --threads 1 --rounds 5000000

@@ -12,6 +12,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import NoReturn
 
 from cardsim.errors import CardsimError
 
@@ -30,8 +31,16 @@ EPILOG = """examples:
 """
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error as one line ``cardsim: error: ...`` and exit code 2, like any other bad input
+    (argparse's default prints the whole usage first). Subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"cardsim: error: {message} (see: {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="cardsim", description="Monte Carlo simulation of trick-taking card games.", epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
@@ -49,6 +58,8 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--players", type=int, help="number of players: wizard 3-6, callpartner 3-5 (default 4)")
         sub.add_argument("--cards", type=positive_int, help="wizard: cards per player in single rounds (rule cards=K)")
         sub.add_argument("--json", action="store_true", help="print JSON instead of text")
+        sub.add_argument("--check", action="store_true", help="also check every round's invariants after every step "
+                         "(cards conserved, points and tricks adding up, observations honest): same numbers, slower")
 
     sim = commands.add_parser("simulate", help="play many rounds or games and summarise them per seat")
     common(sim)
@@ -156,7 +167,7 @@ def _simulate(args: argparse.Namespace) -> None:
     began = time.perf_counter()
     result = simulate(
         args.game, args.bots, rounds=rounds, games=games, seed=args.seed, rules=_rules(args), players=args.players,
-        threads=args.threads, out=args.out, progress=args.progress, force=args.force,
+        threads=args.threads, out=args.out, progress=args.progress, force=args.force, check=args.check,
     )  # fmt: skip
     seconds = time.perf_counter() - began
     played = int(result.summary["rounds"].iloc[0])
@@ -187,7 +198,7 @@ def _tournament(args: argparse.Namespace) -> None:
     out = args.out or f"results/{exp.game}-{exp.units}{'games' if exp.games else 'deals'}-seed{exp.seed}"
     began = time.perf_counter()
     outcome = run(exp, out, resume=args.resume, threads=args.threads, scheduler=args.scheduler,
-                  dask_local=args.dask_local, progress=args.progress)  # fmt: skip
+                  dask_local=args.dask_local, progress=args.progress, check=args.check)  # fmt: skip
     seconds = time.perf_counter() - began
     summary = write_report(outcome)
     if args.json:
@@ -213,7 +224,7 @@ def _replay(args: argparse.Namespace) -> None:
     if args.seed is None:
         raise CardsimError("replay needs the seed of the run it shows (a number; a 'random' run prints its seed)")
     record = replay(args.game, seed=args.seed, round=args.round, bots=args.bots, rules=_rules(args),
-                    game_no=args.game_no, players=args.players)  # fmt: skip
+                    game_no=args.game_no, players=args.players, check=args.check)  # fmt: skip
     print(json.dumps(record) if args.json else get_game(args.game).format_replay(record))
 
 

@@ -8,11 +8,13 @@ bot, the game, the seed, the round and the decision.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
 import numpy as np
 
+from cardsim.cards import Deck
 from cardsim.decisions import BOT_METHODS
 from cardsim.errors import BotFailure, CardsimError
 from cardsim.lineup import Lineup
@@ -22,16 +24,21 @@ from cardsim.rng import bot_seed
 
 def play_round(
     game: Any, rules: Any, lineup: Lineup, seed: int, unit: int, sub: int, in_game: bool, dealer: int,
-    stepped: bool = False,
+    stepped: bool = False, check: bool = False,
 ) -> Any:  # fmt: skip
     """Round ``sub`` of unit ``unit`` played to the end by ``lineup``; returns the finished state. ``game`` is a
     ``cardsim.games.Game`` (the layer above, which calls this driver). ``stepped``: the compiled bots too are asked
     one decision at a time (``Game.bot_action``, drawing as they do in the batch), so that a failing decision of
-    theirs is reported like a Python bot's (RULES.md D2)."""
+    theirs is reported like a Python bot's (RULES.md D2). ``check`` (``--check``): every step is stepped and
+    followed by the round's invariants (``Game.check_state``), and a Python bot's observation must show no card
+    its seat may not see."""
     state = game.deal(rules, seed, unit, sub, dealer, in_game)
+    stepped = stepped or check
     table = np.full_like(lineup.table, -1) if stepped else lineup.table
     rngs: dict[int, random.Random] = {}
     while (seat := game.run_bots(rules, state, table)) >= 0:
+        if check:
+            game.check_state(rules, state)
         bot = lineup.bots[seat]
         where = Seat(lineup.names[seat], seat, game.name, seed, unit, sub, in_game)
         label = game.decision_label(rules, state)
@@ -43,11 +50,39 @@ def play_round(
         else:
             rng = rngs.setdefault(seat, random.Random(bot_seed(seed, unit, sub, seat)))
             method = getattr(bot, BOT_METHODS[game.decision(rules, state)])
-            answer = ask(method, game.observation(rules, state, seat, rng), where, label)
+            observation = game.observation(rules, state, seat, rng)
+            if check:
+                check_observation(observation, game.hidden_cards(rules, state, seat), game.deck, where)
+            answer = ask(method, observation, where, label)
             actions = game.answer_actions(rules, state, answer)
         try:
             for action in actions:
                 game.apply(rules, state, action)
         except CardsimError as exc:
             raise where.error(label, str(exc)) from None
+    if check:
+        game.check_state(rules, state)
     return state
+
+
+def check_observation(observation: Any, hidden: int, deck: Deck, where: Seat) -> None:
+    """``--check``: the observation names no card of ``hidden`` (its legal actions aside: a partner call's are the
+    cards outside the hand), else a ``CardsimError`` (a bug in cardsim's observation)."""
+    shown = [getattr(observation, f.name) for f in dataclasses.fields(observation) if f.name not in ("rng", "legal")]
+    leaked = card_names(shown, deck) & set(deck.names(hidden).split())
+    if leaked:
+        raise where.error("observation", f"shows cards the seat may not see: {' '.join(sorted(leaked))} (a bug in "
+                                         "cardsim: please report it)")  # fmt: skip
+
+
+def card_names(value: Any, deck: Deck) -> set[str]:
+    """Every card name of ``deck`` anywhere in ``value`` (nested lists, tuples, dicts and dataclasses)."""
+    if isinstance(value, str):
+        return {value} if value in deck.card_names else set()
+    if dataclasses.is_dataclass(value):
+        value = [getattr(value, f.name) for f in dataclasses.fields(value)]
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return set().union(*(card_names(v, deck) for v in value))
+    return set()

@@ -26,6 +26,7 @@ class Batch:
     games: bool
     score: str
     higher_is_better: bool
+    checked: int = 0  # steps whose round invariants the compiled kernels checked (``check=True``)
 
     @cached_property
     def valid(self) -> np.ndarray:
@@ -70,6 +71,11 @@ class Batch:
             "game_total": self.game_totals[unit].ravel(),
             "game_win": self.game_wins()[unit].ravel(),
         }
+
+
+def checked(checks: np.ndarray | None) -> int:
+    """``Batch.checked`` of a batch kernel's per-unit ``checks`` counts (None: nothing checked)."""
+    return 0 if checks is None else int(checks.sum())
 
 
 def for_arithmetic(values: np.ndarray) -> np.ndarray:

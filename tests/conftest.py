@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 import reference_callpartner as ref_c
 import reference_differenzler as ref_d
 import reference_wizard as ref_w
@@ -94,3 +95,14 @@ def redeal_hidden(record: dict, seat: int, played: list[set[str]], sees_kitty: b
     if record["game"] == "callpartner":
         start["kitty"] = " ".join(sorted(fixed_kitty | set(hidden)))
     return start
+
+
+def pytest_collection_modifyitems(items: list) -> None:
+    """Under pytest-xdist (``make test`` runs ``-n 2 --dist loadgroup``), all tests of one game run in one worker,
+    so that each worker compiles only its games' kernels: compiling is most of the suite's time. A test is a game's
+    when its file is named after the game or it is parametrised by ``game``; any other file is a group of its own."""
+    for item in items:
+        game = getattr(getattr(item, "callspec", None), "params", {}).get("game")
+        name = item.path.stem
+        group = game or next((g for g in ("differenzler", "wizard", "callpartner") if g in name), name)
+        item.add_marker(pytest.mark.xdist_group(group))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -22,6 +23,8 @@ import cardsim
 from cardsim import CardsimError, new_game, new_round
 from cardsim.decisions import DECISIONS
 from cardsim.games import GAMES, get_game
+
+EXAMPLES = str(Path(__file__).resolve().parent.parent / "bots" / "examples.py")
 
 VARIANTS = {
     "differenzler": [None, ["predictions=open", "exact_bonus=10"]],
@@ -131,6 +134,51 @@ def test_an_illegal_decision_of_a_compiled_bot_names_bot_seed_round_seat_decisio
     assert re.fullmatch(rf"bot 'heuristic' \(seat \d\) in {game}, seed 8, round 37, [^:]+: {verb} 'XX'[,;] "
                         r"(which is not legal; )?(legal|allowed): .+", str(error.value)), str(error.value)  # fmt: skip
     assert asked[2] in str(error.value) or "trick" in str(error.value)
+
+
+@pytest.mark.parametrize("game, rules", CASES, ids=IDS)
+def test_checked_runs_of_every_bot_and_variant_keep_the_invariants_and_the_numbers(game, rules):
+    """``check=True`` (``--check``): the round's invariants after every step of every built-in bot (the compiled
+    kernels) and every strong bot (the Python driver, stepped), over whole rounds and games: no breach, and the
+    same numbers as unchecked runs."""
+    g = get_game(game)
+    rule_set = g.make_rules(rules)
+    seats = g.seats(rule_set)
+    for bots, engine in ((["heuristic", "random"], "auto"), (STRONG_BOTS[game], "python")):
+        lineup = g.lineup(",".join((bots * seats)[:seats]), rule_set)
+        for games, count in ((False, 20 if engine == "auto" else 2), (True, 2 if engine == "auto" else 1)):
+            plain = g.run(rule_set, lineup, 13, 40, count, games, engine=engine)
+            checked = g.run(rule_set, lineup, 13, 40, count, games, check=True, engine=engine)
+            for name, values in {**plain.per_round, **plain.per_seat}.items():
+                np.testing.assert_array_equal(values, {**checked.per_round, **checked.per_seat}[name], err_msg=name)
+            decisions = checked.played.sum() * (40 if game == "differenzler" else seats)
+            assert (checked.checked >= decisions) if engine == "auto" else checked.checked == 0, (bots, games)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_check_refuses_a_round_that_breaks_an_invariant_or_an_observation_that_shows_a_hidden_card(
+        game, monkeypatch):  # fmt: skip
+    """``Game.check_state`` names the broken invariant; the checked Python driver refuses an observation that
+    shows a card its seat may not see (here one of the next seat's cards, slipped into the hand)."""
+    g = get_game(game)
+    r = new_round(game, seed=3)
+    g.check_state(r.rules, r.state)
+    r.state.hands[1] &= r.state.hands[1] - np.uint64(1)  # a card vanishes from seat 1's hand
+    with pytest.raises(CardsimError, match="broke an invariant, .*"):
+        g.check_state(r.rules, r.state)
+    observation = g.observation
+
+    def leaking(rules, state, seat, rng):
+        obs = observation(rules, state, seat, rng)
+        obs.hand = obs.hand + [g.deck.name_of(int(state.hands[(seat + 1) % len(state.hands)]).bit_length() - 1)]
+        return obs
+
+    monkeypatch.setattr(g, "observation", leaking)
+    bot = f"{EXAMPLES}:" + {"differenzler": "Lucky", "wizard": "WizardCounter", "callpartner": "Steady"}[game]
+    lineup = bot + ",random" * (g.seats() - 1)
+    cardsim.simulate(game, lineup, rounds=2, seed=1, progress=False)  # unchecked: the leak goes unseen
+    with pytest.raises(CardsimError, match=r"examples.py.*observation: shows cards the seat may not see"):
+        cardsim.simulate(game, lineup, rounds=2, seed=1, progress=False, check=True)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -162,10 +162,12 @@ def test_cli_errors_are_one_line_with_exit_code_2(argv, message, capsys):
 
 @pytest.mark.parametrize("argv", [["simulate", "differenzler", "--rounds", "0"], ["simulate", "differenzler",
                                   "--seed", "x"], ["frobnicate"]])  # fmt: skip
-def test_cli_usage_errors_exit_2(argv, capsys):
+def test_cli_usage_errors_are_one_line_with_exit_code_2(argv, capsys):
+    """argparse printed its whole usage before the error; every bad input is one line."""
     with pytest.raises(SystemExit) as stop:
         main(argv)
-    assert stop.value.code == 2 and "error:" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.startswith("cardsim: error: ") and err.count("\n") == 1, err
 
 
 def test_illegal_card_from_a_python_bot_names_bot_seed_round_decision(tmp_path):

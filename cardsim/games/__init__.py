@@ -82,23 +82,24 @@ class Game(ABC):
         """Units ``start .. start+count-1`` (single rounds, or whole games) as a batch of arrays: the compiled
         kernel, or the plain-Python driver for a lineup with a Python bot (or ``engine="python"``)."""
 
-    def run(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool, **options: Any
-            ) -> Batch:  # fmt: skip
+    def run(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool, check: bool = False,
+            **options: Any) -> Batch:  # fmt: skip
         """``batch``, with a compiled bot's failed decision (``BotFailure``) reported as RULES.md D2 asks: the
         failing unit is found by re-running halves of the range (a few times its time), then replayed one decision
         at a time with the same draws (D3), which raises the ``CardsimError`` naming the bot, seed, round, seat,
-        decision, the illegal action and the legal ones."""
+        decision, the illegal action and the legal ones. ``check``: the round's invariants are checked after every
+        step too (``--check``), a broken one reported the same way."""
         try:
-            return self.batch(rules, lineup, seed, start, count, games, **options)
+            return self.batch(rules, lineup, seed, start, count, games, check=check, **options)
         except BotFailure:
             pass  # the error is raised below, outside this handler: its traceback would only repeat the kernel's
         while count > 1:
             try:
-                self.batch(rules, lineup, seed, start, count // 2, games, **options)
+                self.batch(rules, lineup, seed, start, count // 2, games, check=check, **options)
                 start, count = start + count // 2, count - count // 2
             except BotFailure:
                 count //= 2
-        self.play_unit_py(rules, lineup, seed, start, games, stepped=True)
+        self.play_unit_py(rules, lineup, seed, start, games, stepped=True, check=check)
         raise CardsimError(f"{self.name}, seed {seed}: a compiled bot's decision failed in unit {start}, but not when "
                            "replayed one decision at a time (a bug in cardsim: please report it)")  # fmt: skip
 
@@ -113,17 +114,17 @@ class Game(ABC):
 
     def play_unit_py(
         self, rules: Any, lineup: Lineup, seed: int, unit: int, games: bool, upto: int | None = None,
-        stepped: bool = False,
+        stepped: bool = False, check: bool = False,
     ) -> list:  # fmt: skip
         """Finished round states of one unit through the Python driver: a single round, or a whole game (up to
         round ``upto``). Round r > 0 of a game is dealt by the seat after the first round's (``dealer_of``).
-        ``stepped``: the compiled bots too are asked one decision at a time (see ``driver.play_round``)."""
+        ``stepped`` and ``check``: see ``driver.play_round``."""
         states: list = []
         totals = np.zeros(self.seats(rules), np.int64)
         while True:
             r = len(states)
             dealer = -1 if r == 0 else (self.dealer_of(rules, states[0]) + r) % self.seats(rules)
-            states.append(play_round(self, rules, lineup, seed, unit, r, games, dealer, stepped))
+            states.append(play_round(self, rules, lineup, seed, unit, r, games, dealer, stepped, check))
             totals += self.scores(rules, states[-1])
             if not games or r == upto or self.game_over(rules, totals, r + 1):
                 return states
@@ -161,11 +162,12 @@ class Game(ABC):
         """Whether a game ends after ``rounds`` rounds with these ``totals`` (int64[seats] of ``score``)."""
         raise NotImplementedError
 
-    def replay_round(self, rules: Any, lineup: Lineup, seed: int, round: int, game_no: int | None) -> Any:
+    def replay_round(self, rules: Any, lineup: Lineup, seed: int, round: int, game_no: int | None,
+                     check: bool = False) -> Any:  # fmt: skip
         """The finished state of single round ``round``, or of round ``round`` of game ``game_no``."""
         if game_no is None:
-            return self.play_unit_py(rules, lineup, seed, round, False)[0]
-        records = self.play_unit_py(rules, lineup, seed, game_no, True, upto=round)
+            return self.play_unit_py(rules, lineup, seed, round, False, check=check)[0]
+        records = self.play_unit_py(rules, lineup, seed, game_no, True, upto=round, check=check)
         if len(records) <= round:
             played = len(records)
             raise CardsimError(f"game {game_no} of seed {seed} ended after {played} rounds; rounds are 0..{played - 1}")
@@ -272,6 +274,18 @@ class Game(ABC):
             return result
         return entry(*args)
 
+    def check_state(self, rules: Any, state: Any) -> None:
+        """Raise ``CardsimError`` if the round breaks one of its invariants (the state module's ``check`` and
+        ``CHECKS``: cards conserved, points or tricks adding up, ...): ``--check`` calls it after every step."""
+        broken = int(self.kernel("check", state, self.params(rules)))
+        if broken:
+            raise CardsimError(f"{self.name}: the round broke an invariant, {self.state_module.CHECKS[broken - 1]} "
+                               "(a bug in cardsim: please report it)")  # fmt: skip
+
+    def hidden_cards(self, rules: Any, state: Any, seat: int) -> int:
+        """The cards ``seat`` may not see now (a mask): what ``--check`` makes sure its observation never shows."""
+        raise NotImplementedError
+
     def answer_actions(self, rules: Any, state: Any, answer: Any) -> list:
         """A Python bot's answer to the current decision as the actions it stands for (default: itself; a
         call-partner declarer's list of discards is one ``discard`` action per card)."""
@@ -300,9 +314,10 @@ class Game(ABC):
         """A finished (or running) round as the game's replay details (the fields after ``replay_record``'s)."""
         raise NotImplementedError
 
-    def replay(self, rules: Any, lineup: Lineup, seed: int, round: int, game_no: int | None) -> dict:
+    def replay(self, rules: Any, lineup: Lineup, seed: int, round: int, game_no: int | None,
+               check: bool = False) -> dict:  # fmt: skip
         """Everything that happened in one round, as a JSON-able dict (see ``replay_record``)."""
-        state = self.replay_round(rules, lineup, seed, round, game_no)
+        state = self.replay_round(rules, lineup, seed, round, game_no, check)
         return self.replay_record(rules, lineup, seed, round, game_no, **self.record(rules, state))
 
     @abstractmethod

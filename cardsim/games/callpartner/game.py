@@ -44,7 +44,7 @@ from cardsim.games.callpartner.rules import (
 )
 from cardsim.games.callpartner.rules import game_over as deals_over
 from cardsim.lineup import FIRST_STRONG, Lineup, strong_table
-from cardsim.results import Batch
+from cardsim.results import Batch, checked
 from cardsim.rng import seed_streams
 
 BOT_IDS = {**builtin.BOT_IDS, **strong.BOT_IDS}
@@ -84,21 +84,24 @@ class CallPartner(Game):
 
     def batch(
         self, rules: CallPartnerRules, lineup: Lineup, seed: int, start: int, count: int, games: bool,
-        engine: str = "auto",
+        engine: str = "auto", check: bool = False,
     ) -> Batch:  # fmt: skip
-        """The batch of deals or games; ``engine="python"`` forces the plain-Python driver (a cross-check)."""
+        """The batch of deals or games; ``engine="python"`` forces the plain-Python driver (a cross-check);
+        ``check``: the round's invariants are checked after every step (``--check``)."""
         deals, players = (rules.max_deals if games else 1), rules.players
         played = np.ones(count, np.int64)
         per_round = {name: np.full((count, deals), -1, np.int8) for name in PER_ROUND}
         made = np.zeros((count, deals), np.bool_)
         points = np.zeros((count, deals, players), np.int8)
         scores = np.zeros((count, deals, players), np.int16)
+        checks = np.zeros(count, np.int64) if check else None  # steps checked per unit
         if lineup.compiled and engine != "python":
             out = Out(played, *per_round.values(), made, points, scores)
-            simulate_games(np.uint64(seed), start, sm.params(rules), games, lineup.table, lineup.strong_table, out)
+            simulate_games(np.uint64(seed), start, sm.params(rules), games, lineup.table, lineup.strong_table, checks,
+                           out)  # fmt: skip
         else:
             for u in range(count):
-                states = self.play_unit_py(rules, lineup, seed, start + u, games)
+                states = self.play_unit_py(rules, lineup, seed, start + u, games, check=check)
                 played[u] = len(states)
                 for d, s in enumerate(states):
                     slots = s.slots
@@ -109,7 +112,8 @@ class CallPartner(Game):
                     made[u, d] = slots[sm.DECLARER] >= 0 and slots[sm.SIDE] >= slots[sm.HIGH]
                     points[u, d], scores[u, d] = s.points, s.scores
         per_round["made"] = made
-        return Batch(start, played, per_round, {"points": points, "score": scores}, games, self.score, True)
+        per_seat = {"points": points, "score": scores}
+        return Batch(start, played, per_round, per_seat, games, self.score, True, checked(checks))
 
     def rates(self, batch: Batch) -> dict[str, np.ndarray]:
         """Per (deal, seat): the seat declared; declared and made the bid; was the partner of a made bid."""
@@ -188,6 +192,16 @@ class CallPartner(Game):
             hand = int(state.hands[state.slots[sm.DECLARER]])
             return checked_discards(answer, hand, rules.kitty - int(state.slots[sm.N_DISCARDS]))
         return [answer]
+
+    def hidden_cards(self, rules: CallPartnerRules, state: sm.State, seat: int) -> int:
+        """The other hands but the called card (C5), the kitty until the declarer takes it, and the declarer's
+        discards to anybody else (C6)."""
+        slots = state.slots
+        called, declarer = int(slots[sm.CALLED]), int(slots[sm.DECLARER])
+        hidden = int(np.bitwise_or.reduce(np.delete(state.hands, seat))) & ~(1 << called if called >= 0 else 0)
+        if called < 0:
+            hidden |= int(slots[sm.KITTY])
+        return hidden | (int(slots[sm.DISCARDS]) if seat != declarer else 0)
 
     def observation(self, rules: CallPartnerRules, state: sm.State, seat: int, rng: Any) -> Observation:
         slots, phase, players = state.slots, int(state.slots[sm.PHASE]), rules.players

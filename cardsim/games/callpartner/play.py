@@ -23,11 +23,13 @@ from cardsim.games.callpartner.state import (
     DECLARER,
     HIGH,
     PARTNER,
+    SEAT,
     SIDE,
     TRUMP,
     Params,
     State,
     apply,
+    check,
     deal,
     new_state,
     seed_bots,
@@ -55,6 +57,26 @@ def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -
             raise BotFailure("callpartner: a strong bot chose an illegal action")
 
 
+@njit(cache=True)
+def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -> int:
+    """``run`` for a table of built-in bots, one decision at a time (the same draws) with the round's invariants
+    checked before every step and at the end (``state.check``, ``--check``); returns the steps taken. A broken
+    invariant raises ``BotFailure`` like an illegal action (``Game.run`` then names it)."""
+    steps = 0
+    while True:
+        if check(s, p):
+            raise BotFailure("a call-partner round broke an invariant (--check)")
+        seat = s.slots[SEAT]
+        if seat < 0:
+            return steps
+        row = bots[seat]
+        action = strong.act(row, s, p, seat) if strong_bots is not None and row[0] >= FIRST_STRONG else \
+            builtin.act(int(row[0]), s, p, seat)  # fmt: skip
+        if not apply(s, p, action):
+            raise BotFailure("callpartner: a built-in bot chose an illegal action")
+        steps += 1
+
+
 class Out(NamedTuple):
     """The batch kernel's results, [unit, deal(, seat)]; ``played[unit]`` deals are filled."""
 
@@ -73,11 +95,13 @@ class Out(NamedTuple):
 
 @njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
 def simulate_games(
-    seed: np.uint64, start: int, p: Params, games: bool, bots: np.ndarray, strong_bots: np.ndarray | None, out: Out
+    seed: np.uint64, start: int, p: Params, games: bool, bots: np.ndarray, strong_bots: np.ndarray | None,
+    checks: np.ndarray | None, out: Out,
 ) -> None:  # fmt: skip
     """Units ``start ..`` in parallel: single deals (round (seed, unit, 0)), or whole games (C10) whose deal d is
     round (seed, unit, d), the dealer rotating from a random first dealer; each a loop over the state machine
-    (``deal``, ``run``). ``strong_bots``: see ``run``."""
+    (``deal``, ``run``). ``strong_bots``: see ``run``. ``checks``: None, or int64[units] that counts the steps
+    checked (``run_checked``; numba compiles no checks for None)."""
     played, dealers, declarers, bids, trumps, called, partners, side_points, made, points, scores = out
     count, players = played.shape[0], p.players
     block = GAMES_BLOCK if games else ROUNDS_BLOCK
@@ -93,7 +117,9 @@ def simulate_games(
                 deal(s, p, seed, start + u, d, dealer)
                 if strong_bots is not None:
                     seed_bots(s, p, seed, start + u, d)
-                if strong_bots is None:  # one call less per round for the built-in lineups
+                if checks is not None:
+                    checks[u] += run_checked(s, p, bots, strong_bots)
+                elif strong_bots is None:  # one call less per round for the built-in lineups
                     builtin.run(s, p, bots, False)
                 else:
                     run(s, p, bots, strong_bots)

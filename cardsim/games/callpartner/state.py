@@ -55,7 +55,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from cardsim.cards import bit, lowest_card
+from cardsim.cards import bit, lowest_card, popcount
 from cardsim.deal import deal_around, draw_cards
 from cardsim.decisions import AUCTION, CALL, CARD, DISCARD, DONE
 from cardsim.games.callpartner.rules import (
@@ -475,6 +475,47 @@ def step(
 def position(s: State, p: Params) -> int:
     """The position of the seat to move in the current trick (0: it leads)."""
     return s.slots[CARDS] % p.players
+
+
+# The round's invariants that ``check`` tests after every step under ``--check`` (returns 1 + the broken one's index).
+CHECKS = ("the dealt hands and the kitty are disjoint and of their sizes (C3)",
+          "every card is in one place: a hand, the tricks, the discards or the untaken kitty",
+          "the tricks' points add up to the card points of the finished tricks (C2, C8)",
+          "the declarer discarded cards of its hand and the kitty (C6)")  # fmt: skip
+
+
+@njit(cache=True)
+def check(s: State, p: Params) -> int:
+    """0 when the round keeps its invariants (``CHECKS``), else 1 + the index of the first it breaks."""
+    slots, players = s.slots, p.players
+    kitty, declarer = np.uint64(slots[KITTY]), slots[DECLARER]
+    union, count = kitty, popcount(kitty)
+    for seat in range(players):
+        union |= s.dealt[seat]
+        count += popcount(s.dealt[seat])
+        if popcount(s.dealt[seat]) != p.hand:
+            return 1
+    if popcount(union) != count or popcount(kitty) != p.kitty:
+        return 1
+    played = np.uint64(0)
+    for k in range(slots[CARDS]):
+        played |= bit(s.log[k])
+    discards, untaken = np.uint64(slots[DISCARDS]), kitty if slots[CALLED] < 0 else np.uint64(0)
+    every, total = played | discards | untaken, popcount(played) + popcount(discards) + popcount(untaken)
+    for seat in range(players):
+        every |= s.hands[seat]
+        total += popcount(s.hands[seat])
+        if s.hands[seat] & ~(s.dealt[seat] | (kitty if seat == declarer else np.uint64(0))):
+            return 2
+    if every != union or total != count or popcount(played) != slots[CARDS] or played != np.uint64(
+            slots[PLAYED] | slots[TRICK]):  # fmt: skip
+        return 2
+    if s.points.sum() != card_points(np.uint64(slots[PLAYED])):
+        return 3
+    if popcount(discards) != slots[N_DISCARDS] or (discards and (declarer < 0 or discards & ~(
+            s.dealt[declarer] | kitty))):  # fmt: skip
+        return 4
+    return 0
 
 
 @njit(cache=True, inline="always")

@@ -21,13 +21,12 @@ from cardsim.games.differenzler.rules import (
     TRICKS,
     DifferenzlerRules,
     game_over,
-    penalties_of,
     penalty,
     trick_points,
 )
 from cardsim.games.differenzler.state import FIRST_HAND, LEADER, POS, PREDICTED, TRICK, TRUMP_CARD, State, params
 from cardsim.lineup import Lineup, strong_table
-from cardsim.results import Batch
+from cardsim.results import Batch, checked
 from cardsim.rng import seed_streams
 
 SUIT_NAMES = list("SHDC")
@@ -48,20 +47,22 @@ class Differenzler(Game):
 
     def batch(
         self, rules: DifferenzlerRules, lineup: Lineup, seed: int, start: int, count: int, games: bool,
-        engine: str = "auto",
+        engine: str = "auto", check: bool = False,
     ) -> Batch:  # fmt: skip
-        """The batch of rounds or games; ``engine="python"`` forces the plain-Python driver (a cross-check)."""
+        """The batch of rounds or games; ``engine="python"`` forces the plain-Python driver (a cross-check);
+        ``check``: the round's invariants are checked after every step (``--check``)."""
         rounds = ROUNDS_PER_GAME + rules.max_tiebreak_rounds if games else 1
         played = np.ones(count, np.int64)
         first_hands = np.zeros((count, rounds), np.int8)
         trump_cards = np.zeros((count, rounds), np.int8)
         predictions, points, penalties = (np.zeros((count, rounds, PLAYERS), np.int16) for _ in range(3))
+        checks = np.zeros(count, np.int64) if check else None  # steps checked per unit
         if lineup.compiled and engine != "python":
             out = Out(played, first_hands, trump_cards, predictions, points, penalties)
-            simulate_games(np.uint64(seed), start, params(rules), games, lineup.table, lineup.strong_table, out)
+            simulate_games(np.uint64(seed), start, params(rules), games, lineup.table, lineup.strong_table, checks, out)
         else:
             for u in range(count):
-                states = self.play_unit_py(rules, lineup, seed, start + u, games)
+                states = self.play_unit_py(rules, lineup, seed, start + u, games, check=check)
                 played[u] = len(states)
                 for r, s in enumerate(states):
                     first_hands[u, r], trump_cards[u, r] = s.slots[FIRST_HAND], s.slots[TRUMP_CARD]
@@ -69,13 +70,7 @@ class Differenzler(Game):
                     penalties[u, r] = self.scores(rules, s)
         per_round = {"first_hand": first_hands, "trump_card": trump_cards, "trump": trump_cards // 9}
         per_seat = {"prediction": predictions, "points": points, "penalty": penalties}
-        return Batch(start, played, per_round, per_seat, games, self.score, not self.lower_is_better)
-
-    def derived(self, rules: DifferenzlerRules) -> dict:
-        return {
-            "trump": lambda columns: columns["trump_card"] // 9,
-            "penalty": lambda columns: penalties_of(columns["prediction"], columns["points"], rules.exact_bonus),
-        }
+        return Batch(start, played, per_round, per_seat, games, self.score, not self.lower_is_better, checked(checks))
 
     def rates(self, batch: Batch) -> dict[str, np.ndarray]:
         return {"exact_rate": batch.played_values("prediction") == batch.played_values("points")}
@@ -122,6 +117,11 @@ class Differenzler(Game):
         if sm.decision(state) == PREDICT:
             return "prediction"
         return f"trick {int(state.slots[TRICK]) + 1}, card {int(state.slots[POS]) + 1}"
+
+    def hidden_cards(self, rules: DifferenzlerRules, state: State, seat: int) -> int:
+        """The other hands, but the trump card the dealer showed (A5)."""
+        others = np.bitwise_or.reduce(np.delete(state.hands, seat))
+        return int(others) & ~(1 << int(state.slots[TRUMP_CARD]))
 
     def observation(self, rules: DifferenzlerRules, state: State, seat: int, rng: random.Random) -> Observation:
         first_hand = int(state.slots[FIRST_HAND])

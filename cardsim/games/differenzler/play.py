@@ -29,6 +29,7 @@ from cardsim.games.differenzler.state import (
     Params,
     State,
     apply,
+    check,
     deal_arrays,
     new_state,
     scores_arrays,
@@ -64,6 +65,26 @@ def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -
 
 
 @njit(cache=True)
+def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -> int:
+    """``run`` for a table of built-in bots, one decision at a time (the same draws) with the round's invariants
+    checked before every step and at the end (``state.check``, ``--check``); returns the steps taken. A broken
+    invariant raises ``BotFailure`` like an illegal action (``Game.run`` then names it)."""
+    steps = 0
+    while True:
+        if check(s, p):
+            raise BotFailure("a Differenzler round broke an invariant (--check)")
+        seat = to_move(s)
+        if seat < 0:
+            return steps
+        row = bots[seat]
+        action = strong.act(row, s, p, seat) if strong_bots is not None and row[0] >= builtin.STRONG else \
+            builtin.act(int(row[0]), s, p, seat)  # fmt: skip
+        if not apply(s, p, action):
+            raise BotFailure("a built-in Differenzler bot chose an illegal action (RULES D2)")
+        steps += 1
+
+
+@njit(cache=True)
 def run_bots(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -> int:
     """``run`` as one compiled call for the Python driver."""
     return run(s, p, bots, strong_bots)
@@ -81,7 +102,7 @@ def bot_act(row: np.ndarray, s: State, p: Params) -> int:
 
 @njit(cache=True)
 def _play_block(seed: np.uint64, start: int, p: Params, games: bool, bots: np.ndarray,
-                strong_bots: np.ndarray | None, out: Out, block: int) -> None:  # fmt: skip
+                strong_bots: np.ndarray | None, checks: np.ndarray | None, out: Out, block: int) -> None:  # fmt: skip
     """Units ``block * BLOCK ..`` of ``simulate_games`` (a function of its own: numba's parfor passes would drop
     writes into the State's arrays as dead code)."""
     s = new_state(PLAYERS)
@@ -97,7 +118,9 @@ def _play_block(seed: np.uint64, start: int, p: Params, games: bool, bots: np.nd
             # an inlined function (a reference count update per array and call: ~10% of random self-play)
             deal_arrays(sl, hands, dealt, points, rng, seed, start + g, r,
                         -1 if r == 0 else (out.first_hands[g, 0] + r) % PLAYERS)  # fmt: skip
-            if strong_bots is None:
+            if checks is not None:
+                checks[g] += run_checked(s, p, bots, strong_bots)
+            elif strong_bots is None:
                 builtin.run_all(sl, hands, history, points, predictions, rng, bots)
             else:
                 run(s, p, bots, strong_bots)
@@ -113,12 +136,13 @@ def _play_block(seed: np.uint64, start: int, p: Params, games: bool, bots: np.nd
 
 @njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
 def simulate_games(seed: np.uint64, start: int, p: Params, games: bool, bots: np.ndarray,
-                   strong_bots: np.ndarray | None, out: Out) -> None:  # fmt: skip
+                   strong_bots: np.ndarray | None, checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """Units ``start ..`` in parallel: whole games (A11: First Hand drawn, then the next seat each round) or single
     rounds. Round r of unit u is stream (seed, u, r); ``out.rounds_played[unit]`` says how many rounds are
-    filled. ``strong_bots``: see ``run``."""
+    filled. ``strong_bots``: see ``run``. ``checks``: None, or int64[units] that counts the steps checked
+    (``run_checked``; numba compiles no checks for None)."""
     for block in prange((out.rounds_played.shape[0] + BLOCK - 1) // BLOCK):
-        _play_block(seed, start, p, games, bots, strong_bots, out, block)
+        _play_block(seed, start, p, games, bots, strong_bots, checks, out, block)
 
 
 # --- what a Python bot is given ------------------------------------------------------------------------------

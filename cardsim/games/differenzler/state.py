@@ -53,7 +53,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from cardsim.cards import bit, nth_card
+from cardsim.cards import bit, nth_card, popcount
 from cardsim.deal import deal_hands
 from cardsim.decisions import CARD, DONE, PREDICT
 from cardsim.games.differenzler.rules import (
@@ -302,6 +302,40 @@ def scores_arrays(predictions: np.ndarray, points: np.ndarray, exact_bonus: int,
     """``scores`` on the State's arrays (the batch kernel's form)."""
     for seat in range(PLAYERS):
         out[seat] = penalty(predictions[seat], points[seat], exact_bonus)
+
+
+# The round's invariants that ``check`` tests after every step under ``--check`` (returns 1 + the broken one's index).
+CHECKS = ("the dealt hands are the deck, 9 cards each", "each seat holds its dealt cards less those it played",
+          "the tricks' points add up to the card points played", "the predictions made are 0..157")  # fmt: skip
+
+
+@njit(cache=True)
+def check(s: State, p: Params) -> int:
+    """0 when the round keeps its invariants (``CHECKS``), else 1 + the index of the first it breaks."""
+    sl, dealt = s.slots, s.dealt
+    union, count = np.uint64(0), 0
+    for seat in range(PLAYERS):
+        union |= dealt[seat]
+        count += popcount(dealt[seat])
+    if union != FULL_DECK or count != PLAYERS * TRICKS:
+        return 1
+    trump, done, points = sl[TRUMP], sl[TRICK], 0
+    for seat in range(PLAYERS):
+        played = np.uint64(0)
+        for t in range(min(done + 1, TRICKS)):
+            i = (seat - s.history[t, 0]) % PLAYERS
+            if t < done or i < sl[POS]:
+                played |= bit(s.history[t, 2 + i])
+                points += POINTS[trump, s.history[t, 2 + i]] if t < done else 0
+        if s.hands[seat] & played or s.hands[seat] | played != dealt[seat] or popcount(played) != done + (
+                (seat - sl[LEADER]) % PLAYERS < sl[POS]):  # fmt: skip
+            return 2
+    if s.points.sum() != points + (LAST_TRICK_BONUS if done == TRICKS else 0):
+        return 3
+    for n in range(sl[PREDICTED]):
+        if not 0 <= s.predictions[(sl[FIRST_HAND] + n) % PLAYERS] <= MAX_PREDICTION:
+            return 4
+    return 0
 
 
 @njit(cache=True)

@@ -17,7 +17,7 @@ from cardsim.games.wizard.play import SUIT_LETTERS, Observation, Out, Trick, bot
 from cardsim.games.wizard.rules import MAX_PLAYERS, MIN_PLAYERS, WizardRules
 from cardsim.lineup import Lineup, strong_table
 from cardsim.protocol import card_index
-from cardsim.results import Batch
+from cardsim.results import Batch, checked
 
 
 @lru_cache(maxsize=64)
@@ -65,20 +65,23 @@ class Wizard(Game):
     categories = {"trump_card": [WIZARD60.name_of(c) for c in range(60)], "trump": list(SUIT_LETTERS)}
 
     def batch(
-        self, rules: WizardRules, lineup: Lineup, seed: int, start: int, count: int, games: bool, engine: str = "auto"
-    ) -> Batch:
-        """The batch of rounds or games; ``engine="python"`` forces the plain-Python driver (a cross-check)."""
+        self, rules: WizardRules, lineup: Lineup, seed: int, start: int, count: int, games: bool, engine: str = "auto",
+        check: bool = False,
+    ) -> Batch:  # fmt: skip
+        """The batch of rounds or games; ``engine="python"`` forces the plain-Python driver (a cross-check);
+        ``check``: the round's invariants are checked after every step (``--check``)."""
         p = _params(rules, games)
         schedule, rounds, players = p.schedule, len(p.schedule), rules.players
         dealers, turned, trumps = (np.zeros((count, rounds), np.int8) for _ in range(3))
         bids, tricks = (np.zeros((count, rounds, players), np.int8) for _ in range(2))
         scores = np.zeros((count, rounds, players), np.int16)
+        checks = np.zeros(count, np.int64) if check else None  # steps checked per unit
         if lineup.compiled and engine != "python":
             out = Out(dealers, turned, trumps, bids, tricks, scores)
-            simulate_games(np.uint64(seed), start, p, lineup.table, lineup.strong_table, out)
+            simulate_games(np.uint64(seed), start, p, lineup.table, lineup.strong_table, checks, out)
         else:
             for u in range(count):
-                for r, s in enumerate(self.play_unit_py(rules, lineup, seed, start + u, games)):
+                for r, s in enumerate(self.play_unit_py(rules, lineup, seed, start + u, games, check=check)):
                     dealers[u, r], turned[u, r], trumps[u, r] = (s.slots[k] for k in (st.DEALER, st.TURNED,
                                                                                        st.TRUMP_SUIT))  # fmt: skip
                     bids[u, r], tricks[u, r], scores[u, r] = s.bids, s.won, self.scores(rules, s)
@@ -89,7 +92,7 @@ class Wizard(Game):
             "trump": trumps,
         }
         per_seat = {"bid": bids, "tricks": tricks, "score": scores}
-        return Batch(start, np.full(count, rounds), per_round, per_seat, games, self.score, True)
+        return Batch(start, np.full(count, rounds), per_round, per_seat, games, self.score, True, checked(checks))
 
     def rates(self, batch: Batch) -> dict[str, np.ndarray]:
         return {"exact_bid_rate": batch.played_values("bid") == batch.played_values("tricks")}
@@ -133,6 +136,13 @@ class Wizard(Game):
             return f"trick {int(state.slots[st.TRICK]) + 1}, card {int(state.slots[st.POS]) + 1}"
         return self.decision(rules, state)
 
+
+    def hidden_cards(self, rules: WizardRules, state: st.State, seat: int) -> int:
+        """The other hands and the cards not dealt, but the turned card (B3, B4)."""
+        turned = int(state.slots[st.TURNED])
+        undealt = (1 << WIZARD60.size) - 1 & ~int(np.bitwise_or.reduce(state.dealt)) & ~(1 << turned if turned >= 0
+                                                                                          else 0)  # fmt: skip
+        return int(np.bitwise_or.reduce(np.delete(state.hands, seat))) | undealt
 
     def observation(self, rules: WizardRules, state: st.State, seat: int, rng: random.Random) -> Observation:
         s, p = state, _params(rules)

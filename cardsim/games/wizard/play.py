@@ -29,6 +29,8 @@ from cardsim.games.wizard.state import (
     TURNED,
     Params,
     State,
+    apply,
+    check,
     deal_arrays,
     load_trick,
     make_bid,
@@ -84,6 +86,26 @@ def run_arrays(slots, hands, dealt, bids, won, log, rng, bot_rng, pm1, bidding, 
             raise BotFailure("a strong wizard bot chose an illegal action")
 
 
+@njit(cache=True)
+def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -> int:
+    """``run`` for a table of built-in bots, one decision at a time (the same draws) with the round's invariants
+    checked before every step and at the end (``state.check``, ``--check``); returns the steps taken. A broken
+    invariant raises ``BotFailure`` like an illegal action (``Game.run`` then names it)."""
+    steps = 0
+    while True:
+        if check(s, p):
+            raise BotFailure("a wizard round broke an invariant (--check)")
+        seat = s.slots[MOVER]
+        if seat < 0:
+            return steps
+        row = bots[seat]
+        action = strong.act(row, s, p, seat) if strong_bots is not None and row[0] >= builtin.MC else \
+            builtin.act(int(row[0]), s, p, seat)  # fmt: skip
+        if not apply(s, p, action):
+            raise BotFailure("a built-in wizard bot chose an illegal action")
+        steps += 1
+
+
 @njit(cache=True, _nrt=False)
 def run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops: int) -> int:
     """The built-in bots play on until a seat of the bit mask ``stops`` is to move (returned) or the round is
@@ -137,26 +159,31 @@ class Out(NamedTuple):
 
 @njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
 def simulate_games(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None,
-                   out: Out) -> None:  # fmt: skip
+                   checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """Units ``start ..`` in parallel, each a game of ``len(p.schedule)`` rounds (round r deals p.schedule[r]
-    cards; stream (seed, unit, r)). A single round is a one-round schedule. ``strong_bots``: see ``run``."""
+    cards; stream (seed, unit, r)). A single round is a one-round schedule. ``strong_bots``: see ``run``.
+    ``checks``: None, or int64[units] that counts the steps checked (``run_checked``; none compiled for None)."""
     for block in prange((out.dealers.shape[0] + BLOCK - 1) // BLOCK):
-        _play_block(seed, start, p, bots, strong_bots, out, block)  # (numba loses tuple-field writes in a prange body)
+        _play_block(seed, start, p, bots, strong_bots, checks, out, block)  # (a prange body loses tuple-field writes)
 
 
 @njit(cache=True)
-def _play_block(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, out: Out,
-                block: int) -> None:  # fmt: skip
+def _play_block(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None,
+                checks: np.ndarray | None, out: Out, block: int) -> None:  # fmt: skip
     """The units of one work item of ``simulate_games``, on one State unpacked once (see ``state.step``)."""
     dealers, turned, trumps, bids, tricks, points = out
     count, players = dealers.shape[0], bots.shape[0]
-    slots, hands, dealt, bid, won, log, rng, bot_rng = new_state(players)
+    s = new_state(players)
+    slots, hands, dealt, bid, won, log, rng, bot_rng = s
     schedule, fixed, pm1, bidding = p.schedule, p.fixed_trumps, p.plus_minus_one, p.bidding
     for u in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
         for r in range(schedule.shape[0]):
             dealer = -1 if r == 0 else (dealers[u, 0] + r) % players  # B2: the deal rotates (once a round)
             deal_arrays(slots, hands, dealt, bid, won, rng, seed, start + u, r, dealer, schedule[r], fixed[r])
-            run_arrays(slots, hands, dealt, bid, won, log, rng, bot_rng, pm1, bidding, bots, strong_bots)
+            if checks is not None:
+                checks[u] += run_checked(s, p, bots, strong_bots)
+            else:
+                run_arrays(slots, hands, dealt, bid, won, log, rng, bot_rng, pm1, bidding, bots, strong_bots)
             dealers[u, r], turned[u, r], trumps[u, r] = slots[DEALER], slots[TURNED], slots[TRUMP_SUIT]
             for seat in range(players):
                 bids[u, r, seat], tricks[u, r, seat] = bid[seat], won[seat]

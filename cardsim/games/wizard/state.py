@@ -369,6 +369,42 @@ def scores(s: State, out: np.ndarray) -> None:
         out[seat] = score(s.bids[seat], s.won[seat])
 
 
+# The round's invariants that ``check`` tests after every step under ``--check`` (returns 1 + the broken one's index).
+CHECKS = ("the dealt hands are disjoint, CARDS each, without the turned card",
+          "each seat holds its dealt cards less those it played", "the tricks taken add up to the tricks played",
+          "the bids made are 0..CARDS and add up to BID_TOTAL")  # fmt: skip
+
+
+@njit(cache=True)
+def check(s: State, p: Params) -> int:
+    """0 when the round keeps its invariants (``CHECKS``), else 1 + the index of the first it breaks."""
+    slots, players = s.slots, s.hands.shape[0]
+    union, count, cards = np.uint64(0), 0, slots[CARDS]
+    for seat in range(players):
+        union |= s.dealt[seat]
+        count += popcount(s.dealt[seat])
+    if popcount(union) != count or count != players * cards or (slots[TURNED] >= 0 and union & bit(slots[TURNED])):
+        return 1
+    n_played = slots[N_PLAYED]
+    for seat in range(players):
+        played = np.uint64(0)
+        for k in range(n_played):
+            if s.log[k, 0] == seat:
+                played |= bit(s.log[k, 1])
+        if s.hands[seat] & played or s.hands[seat] | played != s.dealt[seat]:
+            return 2
+    if s.won.sum() != slots[TRICK] or n_played != slots[TRICK] * players + slots[POS]:
+        return 3
+    made, total = 0, 0
+    for seat in range(players):
+        if s.bids[seat] >= 0:
+            made += 1
+            total += s.bids[seat]
+            if s.bids[seat] > cards:
+                return 4
+    return 4 if made != slots[N_BIDS] or total != slots[BID_TOTAL] else 0
+
+
 def copy(s: State) -> State:
     """A copy of the round, its random streams included."""
     return State(*(a.copy() for a in s))
