@@ -40,11 +40,33 @@ def kernel_legal(hand, trick, trump: str) -> set[str]:
     return ref.names_of_mask(rules.legal_mask(np.uint64(ref.mask_of(hand)), led, t, top))
 
 
+def kernel_trick(trick, trump: str, last: bool = False) -> tuple[int, int]:
+    """(winning position, points it takes) of a full trick played through the state machine's card step
+    (``state.step``, which ``state.apply`` and the batch loops call): seat i plays card i, as the 9th trick if
+    ``last``. (``rules.trick_winner`` is called by no driver.)"""
+    hands = np.array([1 << ref.index(c) for c in trick], np.uint64)
+    history, points, t = np.zeros((9, 6), np.int64), np.zeros(4, np.int64), 8 if last else 0
+    regs = (t, 0, 0, -1, -1, -1, 0, 0)  # trick, position, leader, led, top key, top trump, winner, points so far
+    for card in trick:
+        regs = state.step(ref.index(card), SUITS.index(trump), hands, history, points, *regs)
+    winner = int(history[t, 1])
+    assert regs[:3] == (t + 1, 0, winner) and not hands.any()  # the next trick, led by the winner
+    return winner, int(points[winner])
+
+
 def kernel_winner(trick, trump: str) -> int:
-    return int(rules.trick_winner(np.array([ref.index(c) for c in trick], np.int64), SUITS.index(trump)))
+    return kernel_trick(trick, trump)[0]
 
 
 def kernel_points(trick, trump: str, last: bool) -> int:
+    """The points the state machine gives the trick's winner; the replay record's (``record_points``) agree."""
+    won = kernel_trick(trick, trump, last)[1]
+    assert record_points(trick, trump, last) == won
+    return won
+
+
+def record_points(trick, trump: str, last: bool) -> int:
+    """A trick's points as the replay record shows them (``rules.trick_points``)."""
     return int(rules.trick_points(np.array([ref.index(c) for c in trick], np.int64), SUITS.index(trump), last))
 
 
@@ -586,7 +608,8 @@ def test_A9_golden_tricks(case):
 
 
 def test_A9_A4_kernel_matches_reference_and_jass_kit_on_random_tricks():
-    """A9/A4: rules.trick_winner and trick_points equal the reference (and jass-kit, same in Schieber)."""
+    """A9/A4: the state machine's winner and points of a trick equal the reference (and jass-kit, same in
+    Schieber)."""
     gen = np.random.default_rng(99)
     schieber = RuleSchieber()
     for n in range(20000):
@@ -594,8 +617,9 @@ def test_A9_A4_kernel_matches_reference_and_jass_kit_on_random_tricks():
         trump = SUITS[int(gen.integers(4))] if n % 3 else trick[int(gen.integers(4))][0]
         last = bool(n % 2)
         winner = ref.trick_winner(trick, trump)
-        assert kernel_winner(trick, trump) == winner, (trick, trump)
-        assert kernel_points(trick, trump, last) == ref.trick_points(trick, trump, last)
+        won = ref.trick_points(trick, trump, last)
+        assert kernel_trick(trick, trump, last) == (winner, won), (trick, trump)
+        assert record_points(trick, trump, last) == won
         if n % 4 == 0:
             jt = np.array([to_jass(c) for c in trick])
             assert (-schieber.calc_winner(jt, 0, JASS_COLOR[trump])) % 4 == winner  # jass seats go the other way
@@ -813,7 +837,7 @@ def test_compiled_and_python_drivers_agree(bots, seed, options, games):
         assert np.array_equal(fast[key], slow[key]), key
 
 
-# --- library bugs found while writing these tests (failing on purpose) -------------
+# --- regressions: bugs found while writing these tests ----------------------------
 
 
 class BoolCardBot(FixedPrediction):
@@ -823,10 +847,10 @@ class BoolCardBot(FixedPrediction):
         return True if "S7" in obs.legal else obs.legal[0]
 
 
-def test_D2_bug_bot_returning_True_is_silently_taken_as_S7():
-    """D2: a card choice that is not a card must stop the run. play.py:352 (_checked_card) does int(True) == 1,
-    so ``True`` is silently played as S7 (the prediction check in play_round_py refuses bools; this one does not)."""
+def test_D2_a_card_answer_of_True_is_refused_not_played_as_S7():
+    """D2: a card choice that is not a card stops the run. ``True == 1`` is S7's index, and the card check once
+    took it as S7; ``cardsim.protocol.card_index`` now refuses a bool, so the state machine is never asked."""
     # A round where seat 0 holds S7: it must play it some time, and then answers True.
     seed = next(s for s in range(100) if "S7" in GAME.replay(DEFAULT, GAME.lineup("random"), s, 0, None)["hands"][0])
-    with pytest.raises(CardsimError, match="not legal"):
+    with pytest.raises(CardsimError, match="played True, which is not legal"):
         GAME.replay(DEFAULT, lineup(BoolCardBot(40), "random", "random", "random"), seed, 0, None)

@@ -1,12 +1,15 @@
 """Issue 6 for Differenzler: the info-set builder, the shared prediction sweep, and the strong bots mc and ismcts
 (honesty, Monte Carlo prediction, reproducibility, both drivers, settings)."""
 
+import random
+
 import numpy as np
 import pytest
+from conftest import redeal_hidden, start_of
 
 import bots.differenzler_strong as strong
 from bots.differenzler import HEURISTIC, RANDOM, run, sweep_predictions
-from cardsim import CardsimError, simulate
+from cardsim import CardsimError, new_round, simulate
 from cardsim.cards import bit, popcount
 from cardsim.games.differenzler import advise
 from cardsim.games.differenzler import state as sm
@@ -135,40 +138,53 @@ def test_mc_prediction_matches_the_advice_optimum():
     assert low <= 12
 
 
-def redealt(s, seat, rng, k):
-    """``s`` with the other seats' hidden cards dealt anew consistently with ``seat``'s view, and their secret
-    predictions moved by ``10 * k`` (the same random streams)."""
-    played = np.zeros(PLAYERS, np.uint64)
-    infoset = strong.infoset(seat, sm.observe(s, P, seat), played)
-    other = np.zeros((1, PLAYERS), np.uint64)
-    assert sample_deals(rng, 0, *infoset, other)
-    t = sm.copy_state(s)
-    for o in range(PLAYERS):
-        if o != seat:
-            t.hands[o], t.dealt[o] = other[0, o], other[0, o] | played[o]
-            t.predictions[o] += 10 * k
-    return t
+def heuristic_round(rules, seed, unit):
+    """A round the heuristic plays through ``Round``: its record and its actions in turn."""
+    r = new_round("differenzler", seed=seed, round=unit, rules=rules)
+    actions = []
+    while not r.done:
+        actions.append(r.bot_action("heuristic"))
+        r.play(actions[-1])
+    return r.record(), actions
 
 
+@pytest.mark.parametrize("predictions", ["secret", "open"])
 @pytest.mark.parametrize("spec", ["mc:samples=8:bid_samples=8", "ismcts:iterations=40:bid_samples=8"])
-def test_strong_bots_are_honest(spec):
-    """A strong bot's card and prediction do not change when the hidden cards are re-dealt consistently with its
-    info set, nor when the other seats' secret predictions change (same random state)."""
-    row = GAME.lineup(spec).table[0]
-    rng = np.empty((PLAYERS + 1, 4), np.uint64)
+def test_strong_bots_are_honest(spec, predictions):
+    """Every predictor's prediction and cards mid-trick stay the same when the cards the bot's seat cannot see
+    are dealt anew (consistently with the play so far) and the secret predictions of the others change: the
+    re-dealt round is started through ``new_round(hands=...)`` and asked through ``Round.bot_action``, with the
+    same private stream. (tests/test_contract.py asks mc at random decisions; this asks ismcts too, at each
+    predictor in turn, with the others' secret predictions changed.)"""
+    rules = [f"predictions={predictions}"]
+    rng = random.Random(4)
+    checked, redealt, decisions = 0, 0, set()
     for unit in range(3):
-        start, finished = played_round(8, unit, table(*[HEURISTIC] * 4))
-        for cards in (5, 14, 22):
-            s = replay_to(start, finished, cards)
-            seat = sm.to_move(s)
-            seed_streams(rng, np.uint64(99), unit, cards)
-            decisions = {strong.act(row, x, P, seat) for x in (s, redealt(s, seat, rng, 1))}
-            assert len(decisions) == 1
-            bidding = GAME.deal(GAME.make_rules(), 8, unit, 0, -1, False)
-            while sm.to_move(bidding) != seat:
-                assert sm.apply(bidding, P, 33)
-            predictions = {strong.act(row, x, P, seat) for x in (bidding, redealt(bidding, seat, rng, 1))}
-            assert len(predictions) == 1
+        record, actions = heuristic_round(rules, 8, unit)
+        order = [(record["first_hand"] + i) % PLAYERS for i in range(PLAYERS)]
+        for k in (0, 1, 2, 3, 6, 13, 26):  # the four predictors, then the 3rd, 10th and 23rd cards (mid-trick)
+            r = new_round("differenzler", rules=rules, **start_of(record))
+            played = [set() for _ in range(PLAYERS)]
+            for a in actions[:k]:
+                if r.decision == "card":
+                    played[r.to_move].add(a)
+                r.play(a)
+            seat, decision = r.to_move, r.bot_action(spec)
+            for _ in range(30):
+                start = redeal_hidden(record, seat, played, False, rng)
+                other = new_round("differenzler", rules=rules, **start)
+                try:
+                    for i, a in enumerate(actions[:k]):
+                        hidden = i < PLAYERS and order[i] != seat and predictions == "secret"
+                        other.play((a + 23) % 158 if hidden else a)
+                except CardsimError:
+                    continue  # the re-deal contradicts a void the play has shown
+                assert other.bot_action(spec) == decision, (unit, k)
+                checked += 1
+                redealt += [set(h.split()) for h in start["hands"]] != [set(h) for h in record["hands"]]
+                break
+            decisions.add((k, decision))
+    assert checked >= 18 and redealt >= 15 and len(decisions) >= 14
 
 
 def test_mc_beats_the_heuristic_on_a_few_hundred_rounds():

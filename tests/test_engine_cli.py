@@ -1,16 +1,19 @@
 """The engine, results and the CLI: determinism, Parquet rows, replays, summaries and clear errors."""
 
+import dataclasses
 import json
 import math
+import random
 import re
 
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from conftest import redeal_hidden, start_of
 
 import cardsim.engine as engine
-from cardsim import CardsimError, replay, simulate
+from cardsim import CardsimError, new_round, replay, simulate
 from cardsim.cli import main
 
 LINEUP = "heuristic,random,random,random"
@@ -95,12 +98,90 @@ def test_replay_equals_the_simulated_rows():
     }
 
 
+def public(obs) -> dict:
+    """An observation's fields but its random generator."""
+    return dataclasses.asdict(dataclasses.replace(obs, rng=None))
+
+
+class Watcher:
+    """A Python bot that keeps every observation it is given (without its rng) and plays at random from
+    ``obs.rng``."""
+
+    def __init__(self):
+        self.seen = []
+
+    def _keep(self, obs):
+        self.seen.append(public(obs))
+
+    def predict(self, obs):
+        self._keep(obs)
+        return obs.rng.randint(0, 60)
+
+    def play(self, obs):
+        self._keep(obs)
+        return obs.rng.choice(obs.legal)
+
+
+def _card_names(value) -> set:
+    """Every string inside an observation's fields (card names among them)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return set().union(*map(_card_names, value))
+    return set()
+
+
 def test_python_bots_are_reproducible_and_see_their_seat_only():
+    """Python bots give the same rows for the same seed. What a Python bot is shown by the driver is what
+    ``Round.observation`` shows its seat at that point of the same replayed round; it holds its own remaining
+    cards and no card another seat still holds (but the shown trump card); and it stays the same when the cards
+    it cannot see are dealt anew and the others' secret predictions change."""
     lineup = f"{EXAMPLES}:Lucky,{EXAMPLES}:Cautious,heuristic,random"
     a = simulate("differenzler", lineup, rounds=60, seed=2, keep_rows=True).rows
     b = simulate("differenzler", lineup, rounds=60, seed=2, keep_rows=True).rows
     pd.testing.assert_frame_equal(a, b)
     assert a.groupby("round")["points"].sum().eq(157).all()
+    rng, redealt = random.Random(3), 0
+    for k in range(4):
+        watchers = {0: Watcher(), 2: Watcher()}
+        record = replay("differenzler", seed=2, round=k, bots=[watchers[0], "heuristic", watchers[2], "random"])
+        actions = record["predictions"] + [c for t in record["tricks"] for c in t["cards"]]
+        order = [(record["first_hand"] + i) % 4 for i in range(4)]
+        actions[:4] = [record["predictions"][s] for s in order]  # predictions in turn from First Hand
+        r = new_round("differenzler", **start_of(record))
+        held = [set(h) for h in record["hands"]]
+        held_at_start = [set(h) for h in record["hands"]]
+        played: list[set[str]] = [set() for _ in range(4)]
+        seen = {seat: iter(w.seen) for seat, w in watchers.items()}
+        for n, action in enumerate(actions):
+            seat = r.to_move
+            if seat in watchers:
+                obs = next(seen[seat])
+                assert obs == public(r.observation(seat))
+                assert sorted(obs["hand"]) == sorted(held[seat])
+                others = set().union(*(h for s, h in enumerate(held) if s != seat)) - {record["trump_card"]}
+                assert not _card_names(obs) & others, (k, n, _card_names(obs) & others)
+                if n % 3 == 0:  # the same after a re-deal of what the seat cannot see
+                    for _ in range(30):
+                        start = redeal_hidden(record, seat, played, False, rng)
+                        other = new_round("differenzler", **start)
+                        try:
+                            for i, x in enumerate(actions[:n]):
+                                other.play((x + 11) % 158 if i < 4 and order[i] != seat else x)
+                        except CardsimError:
+                            continue  # the re-deal contradicts a void the play has shown
+                        assert public(other.observation(seat)) == obs, (k, n)
+                        redealt += [set(h.split()) for h in start["hands"]] != held_at_start
+                        break
+            if n >= 4:
+                held[seat].discard(action)
+                played[seat].add(action)
+            r.play(action)
+        assert all(next(it, None) is None for it in seen.values())  # one observation per decision of the seat
+        assert r.record()["points"] == record["points"]
+    assert redealt >= 10
 
 
 def test_cli_simulate_prints_a_summary(capsys):

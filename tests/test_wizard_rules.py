@@ -20,6 +20,7 @@ from cardsim import simulate
 from cardsim.cards import WIZARD60
 from cardsim.errors import CardsimError
 from cardsim.games.wizard import rules
+from cardsim.games.wizard import state as wizard_state
 from cardsim.games.wizard.game import GAME
 from cardsim.lineup import Lineup, make_lineup
 
@@ -60,7 +61,18 @@ def kernel_legal(hand, trick) -> set[str]:
 
 
 def kernel_winner(trick, trump: str | None) -> int:
-    return int(rules.trick_winner(np.array([ref.index(c) for c in trick], np.int64), len(trick), ref.suit_index(trump)))
+    """The winning position of ``trick`` played through the state machine's card step (``state.play_card``, which
+    ``state.apply`` and the fast loop call): seat i plays card i of a one-card round, and the trick goes to its
+    winner. (``rules.trick_winner`` is called by no driver.)"""
+    n = len(trick)
+    hands = np.array([1 << ref.index(c) for c in trick], np.uint64)
+    won, log = np.zeros(n, np.int64), np.zeros((n, 2), np.int64)
+    regs = (0, 0, rules.NO_SUIT, False, -1, 0, 0, 0)  # seat, position, led, decided, top key, winner, played, tricks
+    for card in trick:
+        regs = wizard_state.play_card(hands, won, log, ref.suit_index(trump), 1, *regs, ref.index(card))
+    winner = int(regs[5])
+    assert regs[0] == -1 and regs[-2:] == (n, 1) and list(won) == [int(s == winner) for s in range(n)]
+    return winner
 
 
 def lineup(*bots) -> Lineup:
@@ -819,8 +831,8 @@ def winner_case(trick, trump) -> str:
 
 
 def test_B7_kernel_matches_reference_on_random_tricks():
-    """B7: rules.trick_winner equals the reference on 24000 random full tricks of 3-6 cards with random trump
-    (none = -1 included), biased towards Wizards and Jesters; every case occurs at least 300 times."""
+    """B7: the state machine's trick winner equals the reference on 24000 random full tricks of 3-6 cards with
+    random trump (none = -1 included), biased towards Wizards and Jesters; every case occurs at least 300 times."""
     gen = np.random.default_rng(7007)
     n = 24000
     orders = weighted_orders(gen, n).tolist()
@@ -835,8 +847,7 @@ def test_B7_kernel_matches_reference_on_random_tricks():
         if mode == 2 and ref.suit(trick[pick % size]):  # often a trump in the trick
             trump = ref.suit(trick[pick % size])
         expected = ref.trick_winner(trick, trump)
-        cards_array = np.array([ref.index(c) for c in trick], np.int64)
-        assert int(rules.trick_winner(cards_array, size, ref.suit_index(trump))) == expected, (trick, trump)
+        assert kernel_winner(trick, trump) == expected, (trick, trump)
         seen[winner_case(trick, trump)] += 1
     assert min(seen.values()) >= 300, seen
 
@@ -989,33 +1000,33 @@ def test_D2_invalid_trump_refused(bad):
         GAME.replay(DEFAULT, lineup(*bots), 17, 0, g)
 
 
-# --- library bugs found while writing these tests (failing on purpose) -------------
+# --- regressions: bugs found while writing these tests ----------------------------
 
 
 @pytest.mark.parametrize("bad", ["", "HD", "SHDC"])
-def test_B4_bug_trump_name_checked_as_substring(bad):
-    """B4/D2: a dealer's trump answer must be one suit letter. cardsim/games/wizard/play.py:242 (play_round_py,
-    ``answer.upper() not in SUIT_LETTERS``) tests for a substring of "SHDC", so "" and "SHDC" silently become
-    spades and "HD" hearts instead of stopping the run."""
+def test_B4_a_trump_answer_must_be_one_suit_letter(bad):
+    """B4/D2: a dealer's trump answer must be one suit letter. The check was once a substring test on "SHDC", so
+    "" and "SHDC" became spades and "HD" hearts; ``Game.action_code`` now looks the answer up among the four
+    letters."""
     g, record = rounds_with_turned_wizard(wanted=1)[0]
     bots = ["heuristic"] * 4
     bots[record["dealer"]] = NamedTrump(trump=bad)
-    with pytest.raises(CardsimError, match="trump: named"):
+    with pytest.raises(CardsimError, match=rf"trump: named {re_repr(bad)}; allowed: one of S, H, D, C"):
         GAME.replay(DEFAULT, lineup(*bots), 17, 0, g)
 
 
-def test_D2_bug_error_in_round_0_of_a_game_does_not_name_the_game():
-    """D2: an error must name the round so it can be replayed. cardsim/protocol.py:37 (Seat.error) writes
-    "round {unit}" whenever the sub-round is 0, so an illegal bid in round 0 of game 3 reads "seed 5, round 3" -
-    the same text as single round 3, a different round (15 cards, not 1)."""
+def test_D2_an_error_in_round_0_of_a_game_names_the_game():
+    """D2: an error names the round so it can be replayed. ``Seat.error`` once wrote "round {unit}" whenever the
+    round in the game was 0, so an illegal bid in round 0 of game 3 read "seed 5, round 3", the text of single
+    round 3 (15 cards, not 1); it now writes "game 3, round 0" for every round of a game."""
     r = DEFAULT
     with pytest.raises(CardsimError) as single:
         GAME.replay(r, lineup(FixedBid(fixed=99), "random", "random", "random"), 5, 3, None)
     with pytest.raises(CardsimError) as in_game:
         GAME.replay(r, lineup(FixedBid(fixed=99), "random", "random", "random"), 5, 0, 3)
-    assert "allowed: an integer from 0 to 15" in str(single.value)
+    assert "seed 5, round 3, bid: " in str(single.value) and "allowed: an integer from 0 to 15" in str(single.value)
+    assert "seed 5, game 3, round 0, bid: " in str(in_game.value), str(in_game.value)
     assert "allowed: an integer from 0 to 1" in str(in_game.value)
-    assert "game 3" in str(in_game.value), str(in_game.value)
 
 
 def test_cards_with_games_and_schedule_with_single_rounds_are_refused_not_echoed(capsys):

@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
+import random
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from conftest import redeal_hidden, start_of
 
 import bots.wizard_strong as strong
-from cardsim import simulate
+from cardsim import new_round, simulate
 from cardsim.cards import WIZARD60, bit
 from cardsim.errors import CardsimError
 from cardsim.games.wizard import rules
 from cardsim.games.wizard import state as st
 from cardsim.games.wizard.game import GAME
-from cardsim.games.wizard.play import run
 from cardsim.infoset import count_deals, sample_deals
 from cardsim.rng import seed_streams
-
-HEURISTIC_ROW = [1, 0, 0, 0, 0]
 
 
 def table(*rows) -> np.ndarray:
@@ -97,35 +96,59 @@ def test_wizard_and_jester_reveal_nothing_and_a_wizard_lead_leaves_no_suit():
     assert [int(f) for f in forbidden] == [0, hearts, diamonds, diamonds, 0]
 
 
-@pytest.mark.parametrize("row", [[2, 8, 8], [3, 40, 0.7, 8]])
-def test_honest_decisions_do_not_depend_on_hidden_cards(row):
-    """The leader's bid and first card (secret bidding: it sees no other bid) stay the same when the other seats'
-    hands and the undealt stack are dealt anew around its hand and the turned card, with the same random state
-    (mc and ismcts)."""
-    players, cards = 4, 6
-    bots = table(row, HEURISTIC_ROW, HEURISTIC_ROW, HEURISTIC_ROW)
-    decisions = set()
-    p = st.params(GAME.make_rules({"players": players, "cards": cards, "bidding": "secret"}))
-    for seed in range(4):
-        dealt = st.new_state(players)
-        st.deal(dealt, p, np.uint64(seed), 0, 0, 3)
-        turned = int(dealt.slots[st.TURNED])
-        seen = {}
-        for other in range(3):
-            s = st.copy(dealt)
-            if other:
-                rest = ((1 << 60) - 1) & ~int(s.hands[0]) & ~(1 << turned)
-                for seat in range(1, players):
-                    picked = [int(x) for x in np.flatnonzero([rest >> i & 1 for i in range(60)])]
-                    order = np.random.default_rng(seed * 10 + other).permutation(picked)[:cards]
-                    s.hands[seat] = s.dealt[seat] = np.uint64(sum(1 << int(i) for i in order))
-                    rest &= ~int(s.hands[seat])
-                assert s.hands[1] != dealt.hands[1]
-            assert run(s, p, bots, bots) == -1
-            seen[other] = (int(s.bids[0]), int(s.log[0, 1]))
-        assert len(set(seen.values())) == 1, seen
-        decisions.add(seen[0])
-    assert len(decisions) > 1
+def heuristic_round(rules, seed: int, unit: int):
+    """A round the heuristic plays through ``Round``: its record, its actions and their decisions, in turn."""
+    r = new_round("wizard", seed=seed, round=unit, rules=rules)
+    actions, decisions = [], []
+    while not r.done:
+        decisions.append(r.decision)
+        actions.append(r.bot_action("heuristic"))
+        r.play(actions[-1])
+    return r.record(), actions, decisions
+
+
+DECISIONS = ("trump", "bid", "card")
+BIDDING = [["bidding=open"], ["bidding=open", "plus_minus_one=true"], ["bidding=hidden"], ["bidding=secret"]]
+
+
+@pytest.mark.parametrize("bidding", BIDDING, ids=lambda b: ",".join(o.split("=")[1] for o in b))
+@pytest.mark.parametrize("spec", ["mc:samples=8:bid_samples=8", "ismcts:iterations=40:c=0.7:bid_samples=8"])
+def test_honest_decisions_do_not_depend_on_hidden_cards(spec, bidding):
+    """B5: every bidder's bid (later bidders see earlier bids under open bidding only), a dealer's trump and
+    cards in the middle of tricks stay the same when the cards the seat cannot see (the other hands, the undealt
+    stack) are dealt anew consistently with the play so far, and the bids it may not see yet are changed; the
+    re-dealt round is started through ``new_round(hands=...)`` and asked through ``Round.bot_action``, with the
+    same private stream."""
+    cards, rng = 6, random.Random(5)
+    rules = ["players=4", f"cards={cards}", *bidding]
+    checked, redealt, asked = 0, 0, set()
+    for unit in (0, 1, 2, 19):  # round 19 turns a Wizard: its dealer chooses the trump (B4)
+        record, actions, kinds = heuristic_round(rules, 3, unit)
+        first_card = kinds.index("card")
+        for k in [k for k, kind in enumerate(kinds) if kind != "card"] + [first_card + c for c in (1, 6, 15)]:
+            r = new_round("wizard", rules=rules, **start_of(record))
+            played = [set() for _ in range(4)]
+            for a in actions[:k]:
+                if r.decision == "card":
+                    played[r.to_move].add(a)
+                r.play(a)
+            seat, decision = r.to_move, r.bot_action(spec)
+            unseen = {"open": False, "hidden": k < first_card, "secret": True}[bidding[0].split("=")[1]]
+            for _ in range(30):
+                start = redeal_hidden(record, seat, played, False, rng)
+                other = new_round("wizard", rules=rules, **start)
+                try:
+                    for a, kind in zip(actions[:k], kinds, strict=False):
+                        changed = unseen and kind == "bid" and other.to_move != seat
+                        other.play((a + 1) % (cards + 1) if changed else a)
+                except CardsimError:
+                    continue  # the re-deal contradicts a void the play has shown
+                assert other.bot_action(spec) == decision, (unit, k, kinds[k])
+                checked += 1
+                redealt += [set(h.split()) for h in start["hands"]] != [set(h) for h in record["hands"]]
+                break
+            asked.add((kinds[k], seat, decision))
+    assert checked >= 28 and redealt >= 24 and len(asked) >= 16 and {kind for kind, *_ in asked} == set(DECISIONS)
 
 
 def mc_bid(hand: str, *, seat_in_order: int, seen_bids=(), plus_minus_one=False, cards=1, turned="S2") -> int:
