@@ -44,7 +44,7 @@ def play_round(
         label = game.decision_label(rules, state)
         if isinstance(bot, int):  # a compiled bot, stepped
             try:
-                actions = [game.bot_action(rules, state, lineup.table[seat], advance=True)]
+                answer = game.bot_action(rules, state, lineup.table[seat], advance=True)
             except BotFailure as failure:
                 raise where.error(label, failure.args[0]) from None
         else:
@@ -54,9 +54,8 @@ def play_round(
             if check:
                 check_observation(observation, game.hidden_cards(rules, state, seat), game.deck, where)
             answer = ask(method, observation, where, label)
-            actions = game.answer_actions(rules, state, answer)
         try:
-            for action in actions:
+            for action in [answer] if isinstance(bot, int) else game.answer_actions(rules, state, answer):
                 game.apply(rules, state, action)
         except CardsimError as exc:
             raise where.error(label, str(exc)) from None

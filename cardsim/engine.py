@@ -126,7 +126,7 @@ def simulate(
             batch = game.run(rule_set, lineup, seed, start, count, games_mode, check)
             summary.add(batch, game.rates(batch))
             if rows_wanted:
-                frame = tidy_frame(batch.rows(), constants, lineup.names, game.categories)
+                frame = _frame(batch.rows(), constants, lineup.names, game.categories)
                 if writer:
                     writer.write(frame)
                 if keep_rows:
@@ -144,17 +144,15 @@ def simulate(
     return Result(game.name, constants["rules"], seed, summary.table(), rows_frame)
 
 
-def tidy_frame(rows: dict[str, np.ndarray], constants: dict, bots: tuple[str, ...], categories: dict,
-               names: list[str] | None = None) -> pd.DataFrame:  # fmt: skip
-    """Rows (``Batch.rows``) as the documented tidy DataFrame: constant columns first, card and bot codes as
-    categoricals (the bot's labels are ``names``, by default the lineup's distinct names in seat order)."""
+def _frame(rows: dict[str, np.ndarray], constants: dict, bots: tuple[str, ...], categories: dict) -> pd.DataFrame:
+    """Rows as a tidy DataFrame: constant columns first, card and bot codes as categoricals."""
     n = len(rows["seat"])
     data: dict[str, Any] = {k: pd.Categorical.from_codes(np.zeros(n, np.int8), [v]) for k, v in constants.items()
                             if k != "seed"}  # fmt: skip
     data["seed"] = np.full(n, constants["seed"], np.uint64)
-    names = names or list(dict.fromkeys(bots))
     for name, values in rows.items():
         if name == "seat":
+            names = list(dict.fromkeys(bots))
             codes = np.array([names.index(b) for b in bots], np.int8)
             data["seat"] = for_arithmetic(values)
             data["bot"] = pd.Categorical.from_codes(codes[values.astype(np.intp)], names)

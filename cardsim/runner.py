@@ -4,11 +4,13 @@ An experiment (``Experiment``: game, rules, lineup, seed, size, seat
 rotations, chunk size, code version) lives in a results folder::
 
     config.json                      the experiment; a resume must match it
-    rows/chunk-000000.parquet        rows of chunk 0: the tidy row schema, one row per round, rotation and seat
+    rows/chunk-000000.parquet        rows of chunk 0: one row per round and rotation, per-seat values as columns
     checks/chunk-000000.json         its statistics, its size and the CRC-32 of the Parquet file
 
 ``rows/`` is a plain Parquet dataset: pandas, pyarrow, duckdb or polars read it without cardsim (hidden
-``.partial`` files are skipped by all of them); ``load_rows`` gives the same rows after checking every chunk.
+``.partial`` files are skipped by all of them). ``load_rows`` checks every chunk and gives the tidy rows (one per
+seat). Tidy rows on disk (four times the rows to encode) cost the runner about twice the bare engine's time on
+two cores; the wide rows hold the same values, every column included.
 
 A chunk's files appear only when complete (written to a hidden temporary
 file, then renamed), the Parquet file first. On ``resume`` every chunk whose
@@ -42,18 +44,18 @@ import numpy as np
 import pandas as pd
 
 import cardsim
-from cardsim.engine import check_positive, check_size, check_threads, max_threads, progress_bar, tidy_frame
+from cardsim.engine import check_positive, check_size, check_threads, max_threads, progress_bar
 from cardsim.errors import CardsimError
 from cardsim.games import get_game
 from cardsim.kernel_cache import source_digest
 from cardsim.lineup import bot_sources, is_python_bot, use_bot_sources
 from cardsim.options import rules_text
 from cardsim.outputs import check_output_folder
-from cardsim.results import Batch
+from cardsim.results import Batch, for_arithmetic
 from cardsim.rng import resolve_seed
 from cardsim.tournament import DealStats, Standings, rotated, standings
 
-FORMAT = 2  # 2: tidy rows in rows/, sidecars in checks/ (1: wide chunks and sidecars in chunks/)
+FORMAT = 2  # 2: rows/ (every column) and checks/ (1: chunks/ held both, without the derived columns)
 ROUNDS_PER_CHUNK = 1 << 20  # rounds of all rotations together: fewer kernel calls (measured: 1<<18 costs ~7% more)
 GAMES_PER_CHUNK = 1 << 12
 # Slow bots get small chunks, so that progress and resume stay fine-grained: Python bots (about 1 ms a round) and
@@ -62,8 +64,11 @@ PYTHON_BOT_UNITS_PER_CHUNK = 64
 STRONG_BOT_UNITS_PER_CHUNK = 1024
 WORKER_CHECK_S = 5.0  # while no chunk arrives, look this often whether the Dask cluster still has a worker
 NO_WORKER_TIMEOUT_S = 120.0  # and give up after this long without one (every worker died, none came back)
-PARQUET_OPTIONS = {"compression": "lz4", "write_statistics": False}  # numbers are also byte-stream split, labels
-# dictionary-encoded: with lz4 that is both small and cheap to write
+PARQUET_OPTIONS = {  # numbers are also byte-stream split: with lz4 that is both small and cheap to write
+    "compression": "lz4",
+    "use_dictionary": False,
+    "write_statistics": False,
+}
 PARALLEL_CHUNK = 4  # kernel work items a thread takes at a time: threads sharing a core with the writer fall behind
 _KERNEL_LOCK = threading.Lock()  # one batch kernel at a time per process (numba's thread pool is not reentrant)
 
@@ -164,25 +169,44 @@ def simulate_chunk(exp: Experiment, index: int, played: Callable[[int], None] | 
 
 
 def encode_chunk(exp: Experiment, batches: list[Batch]) -> tuple[bytes, DealStats]:
-    """A chunk's rows as Parquet bytes (the tidy rows of ``simulate(..., keep_rows=True)`` with ``rotation``: one
-    row per round, rotation and seat) and its statistics."""
+    """A chunk's rows as Parquet bytes (one row per round and rotation, per-seat values as ``<value>_<seat>``
+    columns: every column of the tidy rows, four times fewer rows to encode) and its statistics."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     front = get_game(exp.game)
     stats = DealStats.of_batches(front, batches, exp.bots)
-    constants, names = {"game": exp.game, "rules": exp.rules, "seed": exp.seed}, list(dict.fromkeys(exp.bots))
-    frames = []
-    for rotation, batch in enumerate(batches):
-        frame = tidy_frame(batch.rows(), constants, rotated(exp.bots, rotation), front.categories, names)
-        frame.insert(frame.columns.get_loc("seat"), "rotation", np.int16(rotation))
-        frames.append(frame)
-    table = pa.Table.from_pandas(pd.concat(frames, ignore_index=True), preserve_index=False)
-    numbers = [f.name for f in table.schema if pa.types.is_integer(f.type) or pa.types.is_floating(f.type)]
-    labels = [f.name for f in table.schema if pa.types.is_dictionary(f.type)]
+    tables = [pa.table(_wide_columns(batch, rotation)) for rotation, batch in enumerate(batches)]
     sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, use_byte_stream_split=numbers, use_dictionary=labels, **PARQUET_OPTIONS)
+    table = pa.concat_tables(tables)
+    split = [f.name for f in table.schema if pa.types.is_integer(f.type) or pa.types.is_floating(f.type)]
+    pq.write_table(table, sink, use_byte_stream_split=split, **PARQUET_OPTIONS)
     return sink.getvalue().to_pybytes(), stats
+
+
+def _wide_columns(batch: Batch, rotation: int) -> dict[str, np.ndarray]:
+    """One entry per played round: its unit, round, rotation, per-round values and ``<value>_<seat>`` columns."""
+    if batch.games:
+        unit, rnd = np.nonzero(batch.valid)
+        cols = {"game_no": batch.start + unit, "round": rnd}
+    else:  # single rounds: every unit is one round, no gather needed
+        unit, rnd = np.arange(len(batch.played)), None
+        cols = {"round": batch.start + unit}
+    cols = {k: v.astype(np.int64) for k, v in cols.items()}
+    cols["rotation"] = np.full(unit.size, rotation, np.int8)
+    cols.update({name: _played(values, unit, rnd) for name, values in batch.per_round.items()})
+    seats = batch.per_seat[batch.score].shape[2]
+    per_seat = {name: _played(values, unit, rnd) for name, values in batch.per_seat.items()}
+    if batch.games:
+        per_seat.update(game_total=batch.game_totals[unit], game_win=batch.game_wins()[unit])
+    for name, played in per_seat.items():
+        cols.update({f"{name}_{s}": np.ascontiguousarray(played[:, s]) for s in range(seats)})
+    return cols
+
+
+def _played(values: np.ndarray, unit: np.ndarray, rnd: np.ndarray | None) -> np.ndarray:
+    """``values[unit, round, ...]`` of the played rounds in row order (``rnd`` None: single rounds, all played)."""
+    return values[:, 0] if rnd is None else values[unit, rnd]
 
 
 def _chunk_task(exp: Experiment, index: int, threads: int | None, sources: dict[str, str], check: bool
@@ -510,14 +534,53 @@ def load(out: str | os.PathLike) -> Outcome:
 
 
 def iter_rows(out: str | os.PathLike) -> Iterator[pd.DataFrame]:
-    """The tidy rows of a complete results folder, chunk by chunk: one row per (round, rotation, seat) with the
-    columns of ``simulate(..., keep_rows=True)`` plus ``rotation``. Chunks are checked first."""
+    """The tidy rows of a complete results folder, chunk by chunk: one row per (round, rotation, seat)
+    with the columns of ``simulate(..., keep_rows=True)`` plus ``rotation``. Chunks are checked first."""
     outcome = load(out)
-    folder = ResultsFolder(out)
-    for index in range(outcome.experiment.chunks):
-        yield pd.read_parquet(folder.parquet(index))
+    exp, folder = outcome.experiment, ResultsFolder(out)
+    front = get_game(exp.game)
+    for index in range(exp.chunks):
+        yield _tidy(pd.read_parquet(folder.parquet(index)), exp, front)
 
 
 def load_rows(out: str | os.PathLike) -> pd.DataFrame:
     """All tidy rows of a complete results folder (see ``iter_rows``; for large runs iterate instead)."""
     return pd.concat(iter_rows(out), ignore_index=True)
+
+
+def _tidy(wide: pd.DataFrame, exp: Experiment, front) -> pd.DataFrame:
+    """Wide chunk rows (seats as columns) as one row per seat, with the constant columns, bot names and
+    categories labelled."""
+    seats = len(exp.bots)
+    per_seat = _per_seat_names(wide, seats)
+    shared = [c for c in wide.columns if c.rpartition("_")[0] not in per_seat]
+    n = len(wide)
+    data: dict[str, Any] = {
+        "game": pd.Categorical.from_codes(np.zeros(n * seats, np.int8), [exp.game]),
+        "rules": pd.Categorical.from_codes(np.zeros(n * seats, np.int8), [exp.rules]),
+        "seed": np.full(n * seats, exp.seed, np.uint64),
+    }
+    for column in shared:
+        data[column] = for_arithmetic(np.repeat(wide[column].to_numpy(), seats))
+        if column == "rotation":
+            data["seat"] = np.tile(np.arange(seats, dtype=np.int16), n)
+            names = list(dict.fromkeys(exp.bots))
+            lineups = np.array([[names.index(b) for b in rotated(exp.bots, r)] for r in range(exp.rotations)])
+            codes = lineups[data["rotation"].astype(np.intp), data["seat"].astype(np.intp)]
+            data["bot"] = pd.Categorical.from_codes(codes.astype(np.int8), names)
+    for name in per_seat:
+        data[name] = for_arithmetic(np.column_stack([wide[f"{name}_{s}"].to_numpy() for s in range(seats)]).ravel())
+    for name, labels in front.categories.items():
+        if name in data:
+            data[name] = pd.Categorical.from_codes(data[name].astype(np.int16), labels)
+    return pd.DataFrame(data)
+
+
+def _per_seat_names(wide: pd.DataFrame, seats: int) -> list[str]:
+    """Per-seat value names in column order: ``points_0 .. points_3`` -> ``points``."""
+    names = []
+    for column in wide.columns:
+        name, _, seat = column.rpartition("_")
+        if seat == "0" and all(f"{name}_{s}" in wide.columns for s in range(seats)):
+            names.append(name)
+    return names

@@ -62,16 +62,22 @@ def test_rotation_zero_rows_are_the_engines_rows(tmp_path):
     pd.testing.assert_frame_equal(mine, plain)
 
 
-def test_the_rows_folder_is_a_parquet_dataset_that_pandas_and_pyarrow_read_as_load_rows(reference):
-    """Issue 13.10: ``pd.read_parquet("results/wiz/chunks")`` failed (JSON sidecars among the chunk files), and the
-    chunks held seats as columns without the derived columns. ``rows/`` now holds the tidy rows themselves."""
+def test_the_rows_folder_is_a_parquet_dataset_that_pandas_and_pyarrow_read_with_every_column(reference):
+    """Issue 13.10: ``pd.read_parquet("results/wiz/chunks")`` failed (JSON sidecars among the chunk files), and
+    the chunks lacked the columns that follow by the rules (Differenzler's penalty and trump). ``rows/`` is now a
+    plain dataset of one row per (round, rotation) with every value: seat s's are the ``<value>_<s>`` columns."""
     import pyarrow.dataset as ds
 
     folder, _ = reference
     rows = runner.load_rows(folder)
-    assert {"penalty", "trump", "bot", "rotation", "seat"} <= set(rows.columns) and len(rows) == 1500 * 4 * 4
-    pd.testing.assert_frame_equal(pd.read_parquet(folder / "rows"), rows)
-    pd.testing.assert_frame_equal(ds.dataset(folder / "rows").to_table().to_pandas(), rows)
+    for wide in (pd.read_parquet(folder / "rows"), ds.dataset(folder / "rows").to_table().to_pandas()):
+        assert len(wide) == 1500 * 4 and len(rows) == 1500 * 4 * 4
+        for seat in range(4):
+            mine = rows[rows["seat"] == seat].reset_index(drop=True)
+            for name in ("prediction", "points", "penalty"):
+                np.testing.assert_array_equal(wide[f"{name}_{seat}"], mine[name], err_msg=name)
+            np.testing.assert_array_equal(wide["trump"], mine["trump"].cat.codes)
+            np.testing.assert_array_equal(wide[["round", "rotation"]], mine[["round", "rotation"]])
 
 
 def test_every_rotation_plays_the_same_deals_with_the_bots_moved_on(tmp_path):
