@@ -21,6 +21,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from test_contract import VARIANTS
 
 from cardsim import CardsimError, Round, new_round
+from cardsim.driver import card_names
 from cardsim.games import GAMES, get_game
 
 JUNK = ["XX", "", -1, 10**6, 2.5, None, (99, "Q"), ("S", 20), True, [], object()]  # actions of no game
@@ -37,17 +38,6 @@ def played_by_seat(record: dict, obs_trick: list, obs_leader: int | None) -> lis
         for i, card in enumerate(cards):
             played[(leader + i) % seats].add(card)
     return played
-
-
-def card_names(value, deck) -> set[str]:
-    """Every card name anywhere in an observation's value (nested lists, tuples and dicts)."""
-    if isinstance(value, str):
-        return {value} if value in deck.card_names else set()
-    if isinstance(value, dict):
-        value = list(value.values())
-    if isinstance(value, (list, tuple)):
-        return set().union(*(card_names(v, deck) for v in value)) if value else set()
-    return set()
 
 
 class RoundMachine(RuleBasedStateMachine):
