@@ -11,7 +11,6 @@ import dataclasses
 import importlib
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -102,11 +101,6 @@ class Game(ABC):
         self.play_unit_py(rules, lineup, seed, start, games, stepped=True, check=check)
         raise CardsimError(f"{self.name}, seed {seed}: a compiled bot's decision failed in unit {start}, but not when "
                            "replayed one decision at a time (a bug in cardsim: please report it)")  # fmt: skip
-
-    def derived(self, rules: Any) -> dict[str, Callable[[dict[str, np.ndarray]], np.ndarray]]:
-        """Columns that follow from other columns by the rules (name -> function of the columns). The tournament
-        runner does not store them in its Parquet chunks (fewer values to encode) and recomputes them on reading."""
-        return {}
 
     def rates(self, batch: Batch) -> dict[str, np.ndarray]:
         """The game's own yes/no measures as [round, seat], summarised per seat as rates (e.g. exact predictions)."""
