@@ -1,4 +1,4 @@
-"""The ``cardsim`` command: simulate, replay, info.
+"""The ``cardsim`` command: simulate, tournament, advise, replay, info (and ``--version``).
 
 Every bad input (unknown game, bot, rule or value) ends with one line
 ``cardsim: error: ...`` naming what is allowed, and exit code 2.
@@ -44,6 +44,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="cardsim", description="Monte Carlo simulation of trick-taking card games.", epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
+    parser.add_argument("--version", action="version", version=version_line())
     commands = parser.add_subparsers(dest="command", required=True, metavar="{simulate,tournament,advise,replay,info}")
 
     def common(sub: argparse.ArgumentParser) -> None:
@@ -117,8 +118,8 @@ def _parser() -> argparse.ArgumentParser:
     adv.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
     adv.add_argument("--json", action="store_true", help="print JSON instead of text")
 
-    info = commands.add_parser("info", help="list a game's rule options and built-in bots")
-    info.add_argument("game")
+    info = commands.add_parser("info", help="the version; a game's rule options and built-in bots")
+    info.add_argument("game", nargs="?", help="differenzler, wizard or callpartner (default: list the games)")
     return parser
 
 
@@ -236,12 +237,29 @@ def _advise(args: argparse.Namespace) -> None:
     print(json.dumps(advice_json(advice)) if args.json else format_advice(advice))
 
 
+def version_line() -> str:
+    """``cardsim 0.1.0 (Python 3.11.7, numba 0.60.0, numpy 2.0.2)``: what a bug report needs to name."""
+    import platform
+
+    import numba
+    import numpy
+
+    from cardsim import __version__
+
+    python = platform.python_version()
+    return f"cardsim {__version__} (Python {python}, numba {numba.__version__}, numpy {numpy.__version__})"
+
+
 def _info(args: argparse.Namespace) -> None:
-    from cardsim.games import get_game
+    from cardsim.games import GAMES, get_game
     from cardsim.lineup import settings_help
     from cardsim.options import rules_help
 
-    game = get_game(args.game)
+    game = None if args.game is None else get_game(args.game)  # an unknown game is an error before any output
+    print(version_line())
+    if game is None:
+        print(f"games: {', '.join(GAMES)} (cardsim info GAME lists its rule options and built-in bots)")
+        return
     print(f"{game.name}: {', '.join(map(str, game.players))} players, {game.deck.name} deck")
     print("rules (--rule NAME=VALUE):")
     for line in rules_help(game.rules_class):
