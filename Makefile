@@ -1,12 +1,13 @@
 # Two commands set up and run everything on a fresh machine:
 #   make demo   create .venv if missing, install, run a real experiment
 #   make test   create .venv if missing, install, run the tests
+#   make dist   build the sdist and the wheel into dist/ (docs/release.md)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench dist clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -32,5 +33,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/throughput.py --game callpartner --bots heuristic --threads 1 --games 50000
 	$(BIN)/python benchmarks/runner_overhead.py --rounds 10000000 --repeat 3
 
+dist: $(STAMP)
+	$(BIN)/python -m build
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
