@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import cardsim
 from cardsim import runner
 from cardsim.analysis import Z95
 from cardsim.cli import main
@@ -45,7 +46,7 @@ def test_chunks_are_written_with_config_and_cover_every_deal(reference):
     folder, outcome = reference
     config = json.loads((folder / "config.json").read_text())
     assert config["seed"] == 11 and config["units"] == 1500 and config["chunk"] == 400 and config["rotations"] == 4
-    assert config["version"].startswith("0.1.0+")
+    assert config["version"].startswith(f"{cardsim.__version__}+")
     assert len(chunk_bytes(folder)) == 2 * 4  # Parquet + sidecar for 4 chunks of 400, 400, 400, 300 deals
     rows = runner.load_rows(folder)
     assert len(rows) == 1500 * 4 * 4  # deals x rotations x seats
