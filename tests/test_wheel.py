@@ -32,6 +32,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+KEEP_VENVS = 4  # environments kept beside the kernel cache, one per source tree (about 2 MB each)
 FIXED_MTIME = 315_964_800  # 1980-01-06: any constant will do (see the module docstring)
 NOT_SOURCES = ("build", "dist", "*.egg-info", "results", "__pycache__", ".*", "_build")  # .git, .venv, caches
 
@@ -101,6 +102,8 @@ def test_the_installed_wheel_runs_cardsim_outside_the_source_tree(artifacts, tmp
     venv = cache / "wheel-test" / f"venv-{hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]}"
     shutil.rmtree(venv, ignore_errors=True)
     run([sys.executable, "-m", "venv", "--without-pip", venv], tmp_path, clean_env())
+    for old in sorted(venv.parent.glob("venv-*"), key=lambda p: p.stat().st_mtime, reverse=True)[KEEP_VENVS:]:
+        shutil.rmtree(old, ignore_errors=True)  # other source trees' environments, least recently used first
     python, cardsim = venv / "bin" / "python", venv / "bin" / "cardsim"
     run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "--no-cache-dir",
          "--quiet", "--disable-pip-version-check", wheel], tmp_path, clean_env())  # fmt: skip
