@@ -1,12 +1,13 @@
 # Two commands set up and run everything on a fresh machine:
 #   make demo   create .venv if missing, install, run a real experiment
 #   make test   create .venv if missing, install, run the tests
+# make docs builds docs/ into a site in site/ (strict: a broken link fails).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test docs lint bench clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -21,6 +22,9 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -n auto --dist loadgroup
 
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict --site-dir site
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/throughput.py --game differenzler --bots random --threads 1 --rounds 5000000
 	$(BIN)/python benchmarks/throughput.py --game differenzler --bots random --threads 2 --rounds 10000000
@@ -33,4 +37,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/runner_overhead.py --rounds 10000000 --repeat 3
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build site *.egg-info .pytest_cache .ruff_cache .hypothesis
