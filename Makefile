@@ -2,12 +2,13 @@
 #   make demo   create .venv if missing, install, run a real experiment
 #   make test   create .venv if missing, install, run the tests
 #   make dist   build the sdist and the wheel into dist/ (docs/release.md)
+# make docs builds docs/ into a site in site/ (strict: a broken link fails).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench dist clean
+.PHONY: demo test docs lint bench dist clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -21,6 +22,9 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -n auto --dist loadgroup
+
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict --site-dir site
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/throughput.py --game differenzler --bots random --threads 1 --rounds 5000000
@@ -37,4 +41,4 @@ dist: $(STAMP)
 	$(BIN)/python -m build
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build dist site *.egg-info .pytest_cache .ruff_cache .hypothesis
