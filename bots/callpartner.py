@@ -71,6 +71,9 @@ from cardsim.games.callpartner.state import (
     Params,
     State,
     apply,
+    audit_card,
+    audit_start,
+    audit_trick,
     deal_around_hand,
     end_open_auction,
     end_trick,
@@ -398,7 +401,7 @@ def open_auction(
 @njit(cache=True, _nrt=False)
 def random_tricks(
     slots: np.ndarray, hands: np.ndarray, points: np.ndarray, scores: np.ndarray, rng: np.ndarray, log: np.ndarray,
-    p: Params,
+    p: Params, audit: np.ndarray | None,
 ) -> None:  # fmt: skip
     """C7, C8 from the start of a trick to the end of the round when every seat holds the random bot: a trick at a
     time, a lead and then the followers, in registers (through the state's own ``play_card``/``end_trick``; the
@@ -411,6 +414,8 @@ def random_tricks(
         seat = leader
         card = random_card(rng, 1 + seat, hands[seat])
         hands[seat] ^= bit(card)
+        if audit is not None:
+            audit_card(audit, hands, seat, card)
         log[k] = card
         led, top_key, winner, one_suit, two_holder, trick, revealed = play_card(
             card, seat, 0, trump, called, NO_SUIT, -1, seat, True, -1, np.uint64(0), revealed)  # fmt: skip
@@ -421,12 +426,16 @@ def random_tricks(
             if not legal & bit(card):
                 raise BotFailure("callpartner: a random bot played an illegal card")
             hands[seat] ^= bit(card)
+            if audit is not None:
+                audit_card(audit, hands, seat, card)
             log[k + pos] = card
             led, top_key, winner, one_suit, two_holder, trick, revealed = play_card(
                 card, seat, pos, trump, called, led, top_key, winner, one_suit, two_holder, trick,
                 revealed)  # fmt: skip
         k += players
         leader = end_trick(winner, top_key, one_suit, two_holder, trick, points)
+        if audit is not None:
+            audit_trick(audit, points)
         played |= trick
     slots[CARDS], slots[LEADER], slots[PLAYED], slots[REVEALED] = k, leader, np.int64(played), revealed
     slots[WINNER], slots[TRICK] = leader, 0
@@ -436,7 +445,7 @@ def random_tricks(
 @njit(cache=True, _nrt=False)
 def play_tricks(
     slots: np.ndarray, hands: np.ndarray, points: np.ndarray, scores: np.ndarray, rng: np.ndarray, log: np.ndarray,
-    p: Params, bots: np.ndarray, stops: int,
+    p: Params, bots: np.ndarray, stops: int, audit: np.ndarray | None,
 ) -> int:  # fmt: skip
     """C7, C8 with the built-in bots from the state on, in registers (through the state's own ``play_card`` and
     ``end_trick``), until a seat of the bit mask ``stops`` is to play (returned, the state stored) or the round
@@ -462,6 +471,8 @@ def play_tricks(
         if not legal & bit(card):
             raise BotFailure("callpartner: a built-in bot played an illegal card")
         hands[seat] = hand ^ bit(card)
+        if audit is not None:
+            audit_card(audit, hands, seat, card)
         log[k] = card
         led, top_key, winner, one_suit, two_holder, trick, revealed = play_card(
             card, seat, pos, trump, called, led, top_key, winner, one_suit, two_holder, trick, revealed)  # fmt: skip
@@ -469,6 +480,8 @@ def play_tricks(
         pos += 1
         if pos == players:
             winner = end_trick(winner, top_key, one_suit, two_holder, trick, points)
+            if audit is not None:
+                audit_trick(audit, points)
             played |= trick
             leader, seat, pos = winner, winner, 0
             led, top_key, one_suit, two_holder, trick = NO_SUIT, -1, True, -1, np.uint64(0)
@@ -482,12 +495,14 @@ def play_tricks(
 
 
 @njit(cache=True, _nrt=False)
-def run(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer: int = -1) -> int:
+def run(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer: int = -1,
+        audit: np.ndarray | None = None) -> int:  # fmt: skip
     """The built-in bots of ``bots`` (the lineup table: row[0] the id, -1 for a Python bot) play on from ``s``
     until a seat with id -1 (or, if ``stop_strong``, a strong id) is to move (returned), or the round is over
     (-1). Strong ids play as the heuristic when not stopped at. Seat ``passer`` (-1: none) passes at its turn of
     the auction whatever its bot would bid (the bid advice's pass play). Every action goes through ``apply``
-    or the fast trick loops over the same steps."""
+    or the fast trick loops over the same steps. ``audit``: None, or the unit's ``--check`` row
+    (``state.audit_start``, ``state.audit_card``, ``state.audit_trick``)."""
     players = p.players
     slots, hands, points, scores, auction, log, rng = s.slots, s.hands, s.points, s.scores, s.auction, s.log, s.rng
     stops, all_random = 0, True
@@ -504,10 +519,12 @@ def run(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer: int = 
             return seat
         phase = slots[PHASE]
         if phase == CARD:
+            if audit is not None:
+                audit_start(audit, s, p)
             if all_random and slots[CARDS] % players == 0:
-                random_tricks(slots, hands, points, scores, rng, log, p)
+                random_tricks(slots, hands, points, scores, rng, log, p, audit)
                 return -1
-            return play_tricks(slots, hands, points, scores, rng, log, p, bots, stops)
+            return play_tricks(slots, hands, points, scores, rng, log, p, bots, stops, audit)
         if phase == AUCTION and not slots[FORCED]:
             seat = open_auction(slots, hands, scores, auction, rng, p, bots, stops, passer)
             if seat >= 0:

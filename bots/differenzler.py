@@ -56,6 +56,8 @@ from cardsim.games.differenzler.state import (
     WON,
     Params,
     State,
+    audit_card,
+    audit_prediction,
     decision,
     legal_cards,
     predict_step,
@@ -238,10 +240,11 @@ def play_on(s: State, bots: np.ndarray, watch: int, checks: np.ndarray) -> int:
 
 @njit(cache=True, inline="always")
 def play_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.ndarray, predictions: np.ndarray,
-             rng: np.ndarray, bots: np.ndarray) -> None:  # fmt: skip
+             rng: np.ndarray, bots: np.ndarray, audit: np.ndarray | None) -> None:  # fmt: skip
     """``play_on`` for a whole round (predictions made, no card played) that only random and heuristic bots play:
     a fixed trip count and no stops, which the batch kernel runs about a third faster. It takes the State's
-    arrays (``sl`` its slots), not the State: each array passed costs the hot loop a reference count update."""
+    arrays (``sl`` its slots), not the State: each array passed costs the hot loop a reference count update.
+    ``audit``: None, or the ``state.audit_card`` count that checks every step (``--check``)."""
     trump = sl[TRUMP]
     t, i, leader, led, top_key, top_trump, winner, won = 0, 0, sl[LEADER], -1, -1, -1, sl[LEADER], 0
     for _ in range(TRICKS * PLAYERS):
@@ -252,16 +255,19 @@ def play_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.
             _illegal(seat)
         t, i, leader, led, top_key, top_trump, winner, won = step(card, trump, hands, history, points, t, i, leader,
                                                                   led, top_key, top_trump, winner, won)  # fmt: skip
+        if audit is not None:
+            audit_card(audit, hands, points, seat, card, trump, t, i)
     sl[TRICK], sl[POS], sl[LEADER], sl[LED], sl[TOP_KEY], sl[TOP_TRUMP], sl[WINNER], sl[WON] = (
         t, i, leader, led, top_key, top_trump, winner, won)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
 def predict_on(sl: np.ndarray, hands: np.ndarray, predictions: np.ndarray, rng: np.ndarray, bots: np.ndarray,
-               stops: bool = True) -> int:  # fmt: skip
+               stops: bool, audit: np.ndarray | None) -> int:  # fmt: skip
     """The remaining predictions in turn (A7) by random and heuristic bots, through ``state.predict_step`` with
     the counter in a register; on the State's arrays (``sl`` its slots). Returns the seat to predict whose bot is
-    not one of these, or -1 when all have predicted (``stops`` False: the table holds only these bots)."""
+    not one of these, or -1 when all have predicted (``stops`` False: the table holds only these bots).
+    ``audit``: see ``play_all``."""
     first_hand, trump = sl[FIRST_HAND], sl[TRUMP]
     for n in range(sl[PREDICTED], PLAYERS):
         seat = (first_hand + n) % PLAYERS
@@ -271,17 +277,19 @@ def predict_on(sl: np.ndarray, hands: np.ndarray, predictions: np.ndarray, rng: 
             return seat
         if not predict_step(predictions, first_hand, n, predict(bot, rng, 1 + seat, hands[seat], trump)):
             _illegal(seat)
+        if audit is not None:
+            audit_prediction(audit, predictions, seat)
     sl[PREDICTED] = PLAYERS
     return -1
 
 
 @njit(cache=True, inline="always")
 def run_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.ndarray, predictions: np.ndarray,
-            rng: np.ndarray, bots: np.ndarray) -> None:  # fmt: skip
+            rng: np.ndarray, bots: np.ndarray, audit: np.ndarray | None) -> None:  # fmt: skip
     """A dealt round played to the end by a table of random and heuristic bots only: ``predict_on`` then
-    ``play_all``, on the State's arrays (the batch kernel's hot path)."""
-    predict_on(sl, hands, predictions, rng, bots, False)
-    play_all(sl, hands, history, points, predictions, rng, bots)
+    ``play_all``, on the State's arrays (the batch kernel's hot path). ``audit``: see ``play_all``."""
+    predict_on(sl, hands, predictions, rng, bots, False, audit)
+    play_all(sl, hands, history, points, predictions, rng, bots, audit)
 
 
 @njit(cache=True, inline="always")
@@ -289,12 +297,12 @@ def run(s: State, p: Params, bots: np.ndarray) -> int:
     """Random and heuristic bots play on from ``s``: the remaining predictions in turn (A7), then the cards.
     Returns -1 at the end of the round, or the seat to move whose bot is a strong or a Python one."""
     sl = s.slots
-    seat = predict_on(sl, s.hands, s.predictions, s.rng, bots)
+    seat = predict_on(sl, s.hands, s.predictions, s.rng, bots, True, None)
     if seat >= 0:
         return seat
     if sl[TRICK] == 0 and sl[POS] == 0 and not (_stops(int(bots[0, 0])) or _stops(int(bots[1, 0]))
                                                 or _stops(int(bots[2, 0])) or _stops(int(bots[3, 0]))):  # fmt: skip
-        play_all(sl, s.hands, s.history, s.points, s.predictions, s.rng, bots)
+        play_all(sl, s.hands, s.history, s.points, s.predictions, s.rng, bots, None)
         return -1
     return play_on(s, bots, -1, s.points)  # watch none: ``checks`` is not touched
 

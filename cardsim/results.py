@@ -73,9 +73,16 @@ class Batch:
         }
 
 
+def check_counts(check: bool, units: int, slots: int) -> np.ndarray | None:
+    """A batch kernel's ``checks`` argument: None for an unchecked run (numba then compiles no checks), else
+    uint64[units, slots] for ``--check``, a row per unit (the game's ``AUDIT_SLOTS``; column 0 counts the steps
+    checked)."""
+    return np.zeros((units, slots), np.uint64) if check else None
+
+
 def checked(checks: np.ndarray | None) -> int:
-    """``Batch.checked`` of a batch kernel's per-unit ``checks`` counts (None: nothing checked)."""
-    return 0 if checks is None else int(checks.sum())
+    """``Batch.checked``: the steps a batch kernel checked (None: nothing checked)."""
+    return 0 if checks is None else int(checks[:, 0].sum())
 
 
 def for_arithmetic(values: np.ndarray) -> np.ndarray:

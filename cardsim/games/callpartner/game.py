@@ -44,7 +44,7 @@ from cardsim.games.callpartner.rules import (
 )
 from cardsim.games.callpartner.rules import game_over as deals_over
 from cardsim.lineup import FIRST_STRONG, Lineup, strong_table
-from cardsim.results import Batch, checked
+from cardsim.results import Batch, check_counts, checked
 from cardsim.rng import seed_streams
 
 BOT_IDS = {**builtin.BOT_IDS, **strong.BOT_IDS}
@@ -94,7 +94,7 @@ class CallPartner(Game):
         made = np.zeros((count, deals), np.bool_)
         points = np.zeros((count, deals, players), np.int8)
         scores = np.zeros((count, deals, players), np.int16)
-        checks = np.zeros(count, np.int64) if check else None  # steps checked per unit
+        checks = check_counts(check, count, sm.AUDIT_SLOTS)
         if lineup.compiled and engine != "python":
             out = Out(played, *per_round.values(), made, points, scores)
             simulate_games(np.uint64(seed), start, sm.params(rules), games, lineup.table, lineup.strong_table, checks,

@@ -14,6 +14,7 @@ from numba import njit, prange
 
 import bots.callpartner as builtin
 import bots.callpartner_strong as strong
+from cardsim import audit
 from cardsim.cards import FRENCH52, SUIT_SYMBOLS
 from cardsim.errors import BotFailure, CardsimError
 from cardsim.games.callpartner.rules import MAX_BID, MIN_BID, game_over
@@ -29,6 +30,8 @@ from cardsim.games.callpartner.state import (
     Params,
     State,
     apply,
+    audit_end,
+    audit_start,
     check,
     deal,
     new_state,
@@ -100,8 +103,11 @@ def simulate_games(
 ) -> None:  # fmt: skip
     """Units ``start ..`` in parallel: single deals (round (seed, unit, 0)), or whole games (C10) whose deal d is
     round (seed, unit, d), the dealer rotating from a random first dealer; each a loop over the state machine
-    (``deal``, ``run``). ``strong_bots``: see ``run``. ``checks``: None, or int64[units] that counts the steps
-    checked (``run_checked``; numba compiles no checks for None)."""
+    (``deal``, ``run``). ``strong_bots``: see ``run``. ``checks``: None (numba compiles no checks), or
+    uint64[units, AUDIT_SLOTS] for ``--check``: with built-in bots only, the fast loops check every card against
+    the unit's row (``state.audit_card``, ``cardsim.audit``), the full ``state.check`` runs after the deal, as the
+    tricks begin and at the end; with a strong bot, ``run_checked`` steps and checks the whole round. Column
+    ``audit.STEPS`` counts the steps checked."""
     played, dealers, declarers, bids, trumps, called, partners, side_points, made, points, scores = out
     count, players = played.shape[0], p.players
     block = GAMES_BLOCK if games else ROUNDS_BLOCK
@@ -117,8 +123,12 @@ def simulate_games(
                 deal(s, p, seed, start + u, d, dealer)
                 if strong_bots is not None:
                     seed_bots(s, p, seed, start + u, d)
-                if checks is not None:
-                    checks[u] += run_checked(s, p, bots, strong_bots)
+                if strong_bots is None and checks is not None:
+                    audit_start(checks[u], s, p)
+                    builtin.run(s, p, bots, False, -1, checks[u])
+                    audit_end(checks[u], s, p)
+                elif checks is not None:
+                    checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots))
                 elif strong_bots is None:  # one call less per round for the built-in lineups
                     builtin.run(s, p, bots, False)
                 else:

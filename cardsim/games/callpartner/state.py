@@ -55,6 +55,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from cardsim import audit
 from cardsim.cards import bit, lowest_card, popcount
 from cardsim.deal import deal_around, draw_cards
 from cardsim.decisions import AUCTION, CALL, CARD, DISCARD, DONE
@@ -516,6 +517,45 @@ def check(s: State, p: Params) -> int:
             s.dealt[declarer] | kitty))):  # fmt: skip
         return 4
     return 0
+
+
+AUDIT_POINTS = audit.OWN  # --check (cardsim.audit): the card points of the closed tricks, the audit's own count
+AUDIT_SLOTS = AUDIT_POINTS + 1
+
+
+@njit(cache=True, inline="always")
+def audit_start(row: np.ndarray, s: State, p: Params) -> None:
+    """--check after the deal and as the tricks begin: the full ``check`` (the few steps between, the auction,
+    the call, the kitty and the discards, change no card but the declarer's), and the audit's count of the hands
+    and points starts here."""
+    broken = check(s, p)
+    if broken:
+        audit.flag(row, True, broken - 1)
+    audit.hands(row, s.hands)
+    row[AUDIT_POINTS] = np.uint64(s.points.sum())
+
+
+@njit(cache=True, inline="always")
+def audit_card(row: np.ndarray, hands: np.ndarray, seat: int, card: int) -> None:
+    """--check after ``seat`` played ``card``: it held the card and holds its hand less the cards it played
+    (CHECKS[1])."""
+    audit.card(row, hands, seat, card, 1)
+    row[AUDIT_POINTS] += np.uint64(card_points(bit(card)))
+
+
+@njit(cache=True, inline="always")
+def audit_trick(row: np.ndarray, points: np.ndarray) -> None:
+    """--check after ``end_trick``: the points taken add up to the card points played (CHECKS[2])."""
+    audit.flag(row, np.uint64(points.sum()) != row[AUDIT_POINTS], 2)
+
+
+@njit(cache=True, inline="always")
+def audit_end(row: np.ndarray, s: State, p: Params) -> None:
+    """--check at the round's end: the full ``check`` once more, then ``cardsim.audit.end``."""
+    broken = check(s, p)
+    if broken:
+        audit.flag(row, True, broken - 1)
+    audit.end(row, p.players, p.players * p.hand, "callpartner", CHECKS)
 
 
 @njit(cache=True, inline="always")

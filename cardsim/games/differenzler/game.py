@@ -24,9 +24,19 @@ from cardsim.games.differenzler.rules import (
     penalty,
     trick_points,
 )
-from cardsim.games.differenzler.state import FIRST_HAND, LEADER, POS, PREDICTED, TRICK, TRUMP_CARD, State, params
+from cardsim.games.differenzler.state import (
+    AUDIT_SLOTS,
+    FIRST_HAND,
+    LEADER,
+    POS,
+    PREDICTED,
+    TRICK,
+    TRUMP_CARD,
+    State,
+    params,
+)
 from cardsim.lineup import Lineup, strong_table
-from cardsim.results import Batch, checked
+from cardsim.results import Batch, check_counts, checked
 from cardsim.rng import seed_streams
 
 SUIT_NAMES = list("SHDC")
@@ -56,7 +66,7 @@ class Differenzler(Game):
         first_hands = np.zeros((count, rounds), np.int8)
         trump_cards = np.zeros((count, rounds), np.int8)
         predictions, points, penalties = (np.zeros((count, rounds, PLAYERS), np.int16) for _ in range(3))
-        checks = np.zeros(count, np.int64) if check else None  # steps checked per unit
+        checks = check_counts(check, count, AUDIT_SLOTS)
         if lineup.compiled and engine != "python":
             out = Out(played, first_hands, trump_cards, predictions, points, penalties)
             simulate_games(np.uint64(seed), start, params(rules), games, lineup.table, lineup.strong_table, checks, out)

@@ -21,14 +21,17 @@ from numba import njit, prange
 
 import bots.differenzler as builtin
 import bots.differenzler_strong as strong
+from cardsim import audit
 from cardsim.errors import BotFailure
-from cardsim.games.differenzler.rules import PLAYERS, game_over
+from cardsim.games.differenzler.rules import PLAYERS, TRICKS, game_over
 from cardsim.games.differenzler.state import (
+    CHECKS,
     FIRST_HAND,
     TRUMP_CARD,
     Params,
     State,
     apply,
+    audit_deal,
     check,
     deal_arrays,
     new_state,
@@ -118,10 +121,14 @@ def _play_block(seed: np.uint64, start: int, p: Params, games: bool, bots: np.nd
             # an inlined function (a reference count update per array and call: ~10% of random self-play)
             deal_arrays(sl, hands, dealt, points, rng, seed, start + g, r,
                         -1 if r == 0 else (out.first_hands[g, 0] + r) % PLAYERS)  # fmt: skip
-            if checks is not None:
-                checks[g] += run_checked(s, p, bots, strong_bots)
+            if strong_bots is None and checks is not None:
+                audit_deal(checks[g], dealt)
+                builtin.run_all(sl, hands, history, points, predictions, rng, bots, checks[g])
+                audit.end(checks[g], PLAYERS, PLAYERS * TRICKS, "Differenzler", CHECKS)
             elif strong_bots is None:
-                builtin.run_all(sl, hands, history, points, predictions, rng, bots)
+                builtin.run_all(sl, hands, history, points, predictions, rng, bots, None)
+            elif checks is not None:
+                checks[g, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots))
             else:
                 run(s, p, bots, strong_bots)
             scores_arrays(predictions, points, p.exact_bonus, penalties)
@@ -139,8 +146,10 @@ def simulate_games(seed: np.uint64, start: int, p: Params, games: bool, bots: np
                    strong_bots: np.ndarray | None, checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """Units ``start ..`` in parallel: whole games (A11: First Hand drawn, then the next seat each round) or single
     rounds. Round r of unit u is stream (seed, u, r); ``out.rounds_played[unit]`` says how many rounds are
-    filled. ``strong_bots``: see ``run``. ``checks``: None, or int64[units] that counts the steps checked
-    (``run_checked``; numba compiles no checks for None)."""
+    filled. ``strong_bots``: see ``run``. ``checks``: None (numba compiles no checks), or uint64[units, AUDIT_SLOTS]
+    for ``--check``: with built-in bots only, the fast loop checks every step against the unit's row
+    (``state.audit_card``); with a strong bot, ``run_checked`` steps and checks the whole round (``state.check``).
+    Column ``audit.STEPS`` counts the steps checked."""
     for block in prange((out.rounds_played.shape[0] + BLOCK - 1) // BLOCK):
         _play_block(seed, start, p, games, bots, strong_bots, checks, out, block)
 

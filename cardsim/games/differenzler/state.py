@@ -53,6 +53,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from cardsim import audit
 from cardsim.cards import bit, nth_card, popcount
 from cardsim.deal import deal_hands
 from cardsim.decisions import CARD, DONE, PREDICT
@@ -336,6 +337,36 @@ def check(s: State, p: Params) -> int:
         if not 0 <= s.predictions[(sl[FIRST_HAND] + n) % PLAYERS] <= MAX_PREDICTION:
             return 4
     return 0
+
+
+AUDIT_POINTS = audit.OWN  # --check (cardsim.audit): the card points of the closed tricks, the audit's own count
+AUDIT_SLOTS = AUDIT_POINTS + 1
+
+
+@njit(cache=True, inline="always")
+def audit_deal(row: np.ndarray, dealt: np.ndarray) -> None:
+    """--check after the deal: the dealt hands are the deck, 9 cards each (CHECKS[0])."""
+    audit.deal(row, dealt, TRICKS, np.uint64(0), 0)
+    row[AUDIT_POINTS] = 0
+
+
+@njit(cache=True, inline="always")
+def audit_prediction(row: np.ndarray, predictions: np.ndarray, seat: int) -> None:
+    """--check after ``seat``'s prediction: it is 0..157 (CHECKS[3])."""
+    audit.decision(row, (predictions[seat] < 0) | (predictions[seat] > MAX_PREDICTION), 3)
+
+
+@njit(cache=True, inline="always")
+def audit_card(row: np.ndarray, hands: np.ndarray, points: np.ndarray, seat: int, card: int, trump: int, t: int,
+               i: int) -> None:  # fmt: skip
+    """--check after ``step`` (``seat`` played ``card``; ``t``, ``i`` the trick and position after it): the seat
+    held the card and holds its dealt cards less those it played (CHECKS[1]); when the trick closed, the points
+    taken add up to the card points played, +5 after the last trick (CHECKS[2])."""
+    audit.card(row, hands, seat, card, 1)
+    row[AUDIT_POINTS] += np.uint64(POINTS[trump, card])
+    if i == 0:
+        bonus = np.uint64(LAST_TRICK_BONUS if t == TRICKS else 0)
+        audit.flag(row, np.uint64(points.sum()) != row[AUDIT_POINTS] + bonus, 2)
 
 
 @njit(cache=True)

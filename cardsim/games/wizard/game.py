@@ -17,7 +17,7 @@ from cardsim.games.wizard.play import SUIT_LETTERS, Observation, Out, Trick, bot
 from cardsim.games.wizard.rules import MAX_PLAYERS, MIN_PLAYERS, WizardRules
 from cardsim.lineup import Lineup, strong_table
 from cardsim.protocol import card_index
-from cardsim.results import Batch, checked
+from cardsim.results import Batch, check_counts, checked
 
 
 @lru_cache(maxsize=64)
@@ -75,7 +75,7 @@ class Wizard(Game):
         dealers, turned, trumps = (np.zeros((count, rounds), np.int8) for _ in range(3))
         bids, tricks = (np.zeros((count, rounds, players), np.int8) for _ in range(2))
         scores = np.zeros((count, rounds, players), np.int16)
-        checks = np.zeros(count, np.int64) if check else None  # steps checked per unit
+        checks = check_counts(check, count, st.AUDIT_SLOTS)
         if lineup.compiled and engine != "python":
             out = Out(dealers, turned, trumps, bids, tricks, scores)
             simulate_games(np.uint64(seed), start, p, lineup.table, lineup.strong_table, checks, out)

@@ -14,6 +14,7 @@ from numba import njit, prange
 
 import bots.wizard as builtin
 import bots.wizard_strong as strong
+from cardsim import audit
 from cardsim.decisions import BID, CARD
 from cardsim.errors import BotFailure
 from cardsim.games.wizard.rules import legal_mask, refused_bid, score
@@ -21,6 +22,7 @@ from cardsim.games.wizard.state import (
     BID_TOTAL,
     BIDDING,
     CARDS,
+    CHECKS,
     DEALER,
     MOVER,
     N_BIDS,
@@ -30,6 +32,9 @@ from cardsim.games.wizard.state import (
     Params,
     State,
     apply,
+    audit_bid,
+    audit_card,
+    audit_deal,
     check,
     deal_arrays,
     load_trick,
@@ -76,7 +81,7 @@ def run_arrays(slots, hands, dealt, bids, won, log, rng, bot_rng, pm1, bidding, 
         if bots[seat, 0] < 0 or (strong_bots is not None and strong_bots[seat, 0] >= builtin.MC):
             stops |= 1 << seat
     while True:
-        seat = run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops)
+        seat = run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops, None)
         if strong_bots is None or seat < 0 or bots[seat, 0] < 0:
             return seat
         none = np.empty(0, np.int64)
@@ -107,12 +112,13 @@ def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray |
 
 
 @njit(cache=True, _nrt=False)
-def run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops: int) -> int:
+def run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops: int, audit: np.ndarray | None) -> int:
     """The built-in bots play on until a seat of the bit mask ``stops`` is to move (returned) or the round is
     over (-1); an illegal action of theirs is refused too (RULES.md D2): it raises. Bids and cards run in
     registers (``state.make_bid``, ``state.play_card``). It counts no references (``_nrt=False``: it allocates
     nothing and calls no strong bot): numba's atomic reference counts of every array at each call cost random
-    rounds a tenth of their time."""
+    rounds a tenth of their time. ``audit``: None, or the unit's ``--check`` row (``state.audit_bid``,
+    ``state.audit_card``)."""
     players = hands.shape[0]
     while True:
         seat = slots[MOVER]
@@ -124,9 +130,12 @@ def run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops: int) -> int
             while n_bids < players and not (stops >> seat) & 1:
                 no = refused_bid(total, cards, n_bids == players - 1, pm1)
                 b = builtin.bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], trump, players, cards, no)
+                bidder = seat
                 ok, seat, n_bids, total = make_bid(bids, cards, pm1, seat, n_bids, total, b)
                 if not ok:
                     raise BotFailure("a built-in wizard bot chose an illegal bid")
+                if audit is not None:
+                    audit_bid(audit, bids, bidder, cards)
             store_bids(slots, players, seat, n_bids, total)
         elif slots[PHASE] == CARD:
             seat, pos, led, decided, top_key, winner, n_played, trick = load_trick(slots)
@@ -137,9 +146,12 @@ def run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops: int) -> int
                                     bids[seat] - won[seat])  # fmt: skip
                 if not (legal >> np.uint64(card)) & np.uint64(1):
                     raise BotFailure("a built-in wizard bot chose an illegal card")
+                player = seat
                 seat, pos, led, decided, top_key, winner, n_played, trick = play_card(
                     hands, won, log, trump, cards, seat, pos, led, decided, top_key, winner, n_played, trick, card
                 )
+                if audit is not None:
+                    audit_card(audit, hands, won, player, card, pos, trick)
             store_trick(slots, players, seat, pos, led, decided, top_key, winner, n_played, trick)
         elif not step(slots, hands, bids, won, log, pm1, builtin.decide(int(bots[seat, 0]), slots, hands, bids, won,
                                                                         rng, pm1, seat)):  # fmt: skip
@@ -180,8 +192,12 @@ def _play_block(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong
         for r in range(schedule.shape[0]):
             dealer = -1 if r == 0 else (dealers[u, 0] + r) % players  # B2: the deal rotates (once a round)
             deal_arrays(slots, hands, dealt, bid, won, rng, seed, start + u, r, dealer, schedule[r], fixed[r])
-            if checks is not None:
-                checks[u] += run_checked(s, p, bots, strong_bots)
+            if strong_bots is None and checks is not None:
+                audit_deal(checks[u], dealt, schedule[r], slots[TURNED])
+                run_builtin(slots, hands, bid, won, log, rng, pm1, bots, 0, checks[u])
+                audit.end(checks[u], players, players * schedule[r], "Wizard", CHECKS)
+            elif checks is not None:
+                checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots))
             else:
                 run_arrays(slots, hands, dealt, bid, won, log, rng, bot_rng, pm1, bidding, bots, strong_bots)
             dealers[u, r], turned[u, r], trumps[u, r] = slots[DEALER], slots[TURNED], slots[TRUMP_SUIT]

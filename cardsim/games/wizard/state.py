@@ -50,6 +50,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from cardsim import audit
 from cardsim.cards import bit, lowest_card, nth_card, popcount
 from cardsim.deal import deal_hands, seat_after
 from cardsim.decisions import BID, CARD, DONE, TRUMP
@@ -403,6 +404,32 @@ def check(s: State, p: Params) -> int:
             if s.bids[seat] > cards:
                 return 4
     return 4 if made != slots[N_BIDS] or total != slots[BID_TOTAL] else 0
+
+
+AUDIT_SLOTS = audit.OWN  # --check (cardsim.audit): Wizard needs no counts of its own
+
+
+@njit(cache=True, inline="always")
+def audit_deal(row: np.ndarray, dealt: np.ndarray, cards: int, turned: int) -> None:
+    """--check after the deal: the dealt hands are disjoint, ``cards`` each, without the turned card (CHECKS[0])."""
+    audit.deal(row, dealt, cards, bit(turned) if turned >= 0 else np.uint64(0), 0)
+
+
+@njit(cache=True, inline="always")
+def audit_bid(row: np.ndarray, bids: np.ndarray, seat: int, cards: int) -> None:
+    """--check after ``seat``'s bid (``make_bid``): it is 0..cards (CHECKS[3])."""
+    audit.decision(row, (bids[seat] < 0) | (bids[seat] > cards), 3)
+
+
+@njit(cache=True, inline="always")
+def audit_card(row: np.ndarray, hands: np.ndarray, won: np.ndarray, seat: int, card: int, pos: int,
+               trick: int) -> None:  # fmt: skip
+    """--check after ``play_card`` (``seat`` played ``card``; ``pos``, ``trick`` after it): the seat held the card
+    and holds its dealt cards less those it played (CHECKS[1]); when the trick closed, the tricks taken add up to
+    the tricks played (CHECKS[2])."""
+    audit.card(row, hands, seat, card, 1)
+    if pos == 0:
+        audit.flag(row, won.sum() != trick, 2)
 
 
 def copy(s: State) -> State:

@@ -1,0 +1,82 @@
+"""``--check`` in the batch kernels' fast loops: every step checked in a few operations, reported at the round's end.
+
+The fast loops of the built-in bots (random and heuristic lineups) keep the trick in registers and never build the
+full State a stateless check (``state.check``) reads, and a branch per step would cost them a third of their speed.
+So a checked run gives each unit an audit row, uint64[AUDIT_SLOTS], and after every step the game's ``audit_*``
+hooks compare the round with the audit's own count of it, without a branch: a broken invariant only sets its bit
+(``flag``; bit k for the game's ``CHECKS[k]``). ``end`` raises ``BotFailure`` for the first broken one when the
+round is over; ``Game.run`` then finds the unit and replays it one step at a time with the full check.
+
+Row layout (``MAX_SEATS`` hands; a game may use slots after them for its own counts)::
+
+    STEPS      steps checked, over every round of the unit
+    BROKEN     bit k: the game's CHECKS[k] broken in this round
+    HELD + seat   the seat's dealt cards less the cards the audit saw it play
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardsim.cards import bit, popcount
+from cardsim.errors import BotFailure
+
+STEPS, BROKEN, HELD = 0, 1, 2
+MAX_SEATS = 6
+OWN = HELD + MAX_SEATS  # the first slot a game may use for its own counts
+
+
+@njit(cache=True, inline="always")
+def flag(audit: np.ndarray, broken: bool, k: int) -> None:
+    """Record that invariant ``k`` is broken when ``broken`` (no branch)."""
+    audit[BROKEN] |= np.uint64(broken) << np.uint64(k)
+
+
+@njit(cache=True, inline="always")
+def deal(audit: np.ndarray, dealt: np.ndarray, size: int, others: np.uint64, k: int) -> None:
+    """A round starts: the dealt hands (uint64[seats]) are disjoint, ``size`` cards each, and disjoint from the
+    ``others`` dealt (a turned card, a kitty), else invariant ``k``; the audit's count of each hand starts here."""
+    audit[BROKEN] = 0
+    union, count = others, popcount(others)
+    for seat in range(dealt.shape[0]):
+        union |= dealt[seat]
+        count += popcount(dealt[seat])
+        audit[HELD + seat] = dealt[seat]
+        flag(audit, popcount(dealt[seat]) != size, k)
+    flag(audit, popcount(union) != count, k)
+
+
+@njit(cache=True, inline="always")
+def hands(audit: np.ndarray, held: np.ndarray) -> None:
+    """The audit's count of the hands starts from ``held`` (uint64[seats]), e.g. when the tricks begin."""
+    for seat in range(held.shape[0]):
+        audit[HELD + seat] = held[seat]
+
+
+@njit(cache=True, inline="always")
+def card(audit: np.ndarray, hands: np.ndarray, seat: int, played: int, k: int) -> None:
+    """After ``seat`` played card ``played``: it held the card and now holds its dealt cards less those it played
+    (else invariant ``k``)."""
+    held, card_bit = audit[HELD + seat], bit(played)
+    flag(audit, (held & card_bit == 0) | (hands[seat] != held ^ card_bit), k)
+    audit[HELD + seat] = held ^ card_bit
+
+
+@njit(cache=True, inline="always")
+def decision(audit: np.ndarray, broken: bool, k: int) -> None:
+    """A decision other than a card (a bid, a prediction), invariant ``k`` broken when ``broken``; counted."""
+    flag(audit, broken, k)
+    audit[STEPS] += np.uint64(1)
+
+
+@njit(cache=True)
+def end(audit: np.ndarray, seats: int, cards: int, game: str, checks: tuple) -> None:
+    """The round is over: count the cards the audit saw played (of the ``cards`` its count of the hands started
+    with), and raise ``BotFailure`` naming the first broken invariant (``checks``: the game's CHECKS), if any."""
+    for seat in range(seats):
+        cards -= popcount(audit[HELD + seat])
+    audit[STEPS] += np.uint64(cards)
+    for k in range(len(checks)):
+        if audit[BROKEN] >> np.uint64(k) & np.uint64(1):
+            raise BotFailure("a " + game + " round broke an invariant (--check): " + checks[k])
