@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cardsim.audit import load, store
 from cardsim.cards import bit, lowest_card, nth_card, popcount
 from cardsim.decisions import AUCTION, CALL, CARD
 from cardsim.errors import BotFailure
@@ -410,12 +411,13 @@ def random_tricks(
     trump, called, k, leader = slots[TRUMP], slots[CALLED], slots[CARDS], slots[LEADER]
     played, revealed = np.uint64(slots[PLAYED]), slots[REVEALED] != 0
     total = p.hand * players
+    broken, taken = load(audit)
     while k < total:
         seat = leader
         card = random_card(rng, 1 + seat, hands[seat])
         hands[seat] ^= bit(card)
         if audit is not None:
-            audit_card(audit, hands, seat, card)
+            broken, taken = audit_card(audit, hands, seat, card, broken, taken)
         log[k] = card
         led, top_key, winner, one_suit, two_holder, trick, revealed = play_card(
             card, seat, 0, trump, called, NO_SUIT, -1, seat, True, -1, np.uint64(0), revealed)  # fmt: skip
@@ -427,7 +429,7 @@ def random_tricks(
                 raise BotFailure("callpartner: a random bot played an illegal card")
             hands[seat] ^= bit(card)
             if audit is not None:
-                audit_card(audit, hands, seat, card)
+                broken, taken = audit_card(audit, hands, seat, card, broken, taken)
             log[k + pos] = card
             led, top_key, winner, one_suit, two_holder, trick, revealed = play_card(
                 card, seat, pos, trump, called, led, top_key, winner, one_suit, two_holder, trick,
@@ -435,8 +437,9 @@ def random_tricks(
         k += players
         leader = end_trick(winner, top_key, one_suit, two_holder, trick, points)
         if audit is not None:
-            audit_trick(audit, points)
+            broken = audit_trick(points, broken, taken)
         played |= trick
+    store(audit, broken, taken)
     slots[CARDS], slots[LEADER], slots[PLAYED], slots[REVEALED] = k, leader, np.int64(played), revealed
     slots[WINNER], slots[TRICK] = leader, 0
     finish(slots, points, scores, p)
@@ -458,8 +461,10 @@ def play_tricks(
     played, revealed = np.uint64(slots[PLAYED]), slots[REVEALED] != 0
     pos = k % players
     seat = slots[SEAT]
+    broken, taken = load(audit)
     while k < total:
         if (stops >> seat) & 1:
+            store(audit, broken, taken)
             slots[CARDS], slots[LEADER], slots[LED], slots[TOP_KEY], slots[WINNER] = k, leader, led, top_key, winner
             slots[ONE_SUIT], slots[TWO_HOLDER], slots[TRICK] = one_suit, two_holder, np.int64(trick)
             slots[PLAYED], slots[REVEALED], slots[SEAT] = np.int64(played), revealed, seat
@@ -472,7 +477,7 @@ def play_tricks(
             raise BotFailure("callpartner: a built-in bot played an illegal card")
         hands[seat] = hand ^ bit(card)
         if audit is not None:
-            audit_card(audit, hands, seat, card)
+            broken, taken = audit_card(audit, hands, seat, card, broken, taken)
         log[k] = card
         led, top_key, winner, one_suit, two_holder, trick, revealed = play_card(
             card, seat, pos, trump, called, led, top_key, winner, one_suit, two_holder, trick, revealed)  # fmt: skip
@@ -481,12 +486,13 @@ def play_tricks(
         if pos == players:
             winner = end_trick(winner, top_key, one_suit, two_holder, trick, points)
             if audit is not None:
-                audit_trick(audit, points)
+                broken = audit_trick(points, broken, taken)
             played |= trick
             leader, seat, pos = winner, winner, 0
             led, top_key, one_suit, two_holder, trick = NO_SUIT, -1, True, -1, np.uint64(0)
         else:
             seat = seat + 1 if seat + 1 < players else 0  # no division by a variable in the hot loop
+    store(audit, broken, taken)
     slots[CARDS], slots[LEADER], slots[PLAYED], slots[REVEALED] = k, leader, np.int64(played), revealed
     slots[LED], slots[TOP_KEY], slots[WINNER], slots[ONE_SUIT], slots[TWO_HOLDER], slots[TRICK] = (NO_SUIT, -1, leader,
                                                                                                   1, -1, 0)

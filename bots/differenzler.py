@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cardsim.audit import load, store
 from cardsim.cards import lowest_card, nth_card, popcount
 from cardsim.decisions import PREDICT
 from cardsim.errors import BotFailure
@@ -247,6 +248,7 @@ def play_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.
     ``audit``: None, or the ``state.audit_card`` count that checks every step (``--check``)."""
     trump = sl[TRUMP]
     t, i, leader, led, top_key, top_trump, winner, won = 0, 0, sl[LEADER], -1, -1, -1, sl[LEADER], 0
+    broken, taken = load(audit)
     for _ in range(TRICKS * PLAYERS):
         seat = (leader + i) % PLAYERS
         legal = legal_mask(hands[seat], led, trump, top_trump)
@@ -256,7 +258,8 @@ def play_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.
         t, i, leader, led, top_key, top_trump, winner, won = step(card, trump, hands, history, points, t, i, leader,
                                                                   led, top_key, top_trump, winner, won)  # fmt: skip
         if audit is not None:
-            audit_card(audit, hands, points, seat, card, trump, t, i)
+            broken, taken = audit_card(audit, hands, points, seat, card, trump, t, i, broken, taken)
+    store(audit, broken, taken)
     sl[TRICK], sl[POS], sl[LEADER], sl[LED], sl[TOP_KEY], sl[TOP_TRUMP], sl[WINNER], sl[WON] = (
         t, i, leader, led, top_key, top_trump, winner, won)  # fmt: skip
 

@@ -2,16 +2,20 @@
 
 The fast loops of the built-in bots (random and heuristic lineups) keep the trick in registers and never build the
 full State a stateless check (``state.check``) reads, and a branch per step would cost them a third of their speed.
-So a checked run gives each unit an audit row, uint64[AUDIT_SLOTS], and after every step the game's ``audit_*``
-hooks compare the round with the audit's own count of it, without a branch: a broken invariant only sets its bit
-(``flag``; bit k for the game's ``CHECKS[k]``). ``end`` raises ``BotFailure`` for the first broken one when the
-round is over; ``Game.run`` then finds the unit and replays it one step at a time with the full check.
+So a checked run gives each unit an audit row, uint64[SLOTS], and after every step the game's ``audit_*`` hooks
+compare the round with the audit's own count of it, without a branch: a broken invariant only sets its bit (bit k
+for the game's ``CHECKS[k]``). The hot loops keep the bits and the audit's running count (``load``) in registers
+and ``store`` them when they stop (a load and a store of the row per card cost Differenzler's loop a quarter of its
+speed). ``end`` raises ``BotFailure`` for the first broken invariant when the round is over; ``Game.run`` then
+finds the unit and replays it one step at a time with the full check.
 
-Row layout (``MAX_SEATS`` hands; a game may use slots after them for its own counts)::
+Row layout::
 
     STEPS      steps checked, over every round of the unit
     BROKEN     bit k: the game's CHECKS[k] broken in this round
-    HELD + seat   the seat's dealt cards less the cards the audit saw it play
+    TAKEN      a running count of the game's (Differenzler's and call-partner's: the card points played in the
+               closed tricks)
+    HELD + seat   the seat's dealt cards less the cards the audit saw it play (MAX_SEATS seats)
 """
 
 from __future__ import annotations
@@ -22,15 +26,36 @@ from numba import njit
 from cardsim.cards import bit, popcount
 from cardsim.errors import BotFailure
 
-STEPS, BROKEN, HELD = 0, 1, 2
+STEPS, BROKEN, TAKEN, HELD = 0, 1, 2, 3
 MAX_SEATS = 6
-OWN = HELD + MAX_SEATS  # the first slot a game may use for its own counts
+SLOTS = HELD + MAX_SEATS
 
 
 @njit(cache=True, inline="always")
 def flag(audit: np.ndarray, broken: bool, k: int) -> None:
     """Record that invariant ``k`` is broken when ``broken`` (no branch)."""
     audit[BROKEN] |= np.uint64(broken) << np.uint64(k)
+
+
+@njit(cache=True, inline="always")
+def bits(broken: bool, k: int) -> int:
+    """Bit ``k`` if ``broken``, else 0 (no branch): what a hot loop ORs into its register of broken invariants."""
+    return int(broken) << k
+
+
+@njit(cache=True, inline="always")
+def load(audit: np.ndarray | None) -> tuple:
+    """(broken bits, TAKEN) for a hot loop to keep in registers; (0, 0) without an audit."""
+    if audit is None:
+        return 0, 0
+    return np.int64(audit[BROKEN]), np.int64(audit[TAKEN])
+
+
+@njit(cache=True, inline="always")
+def store(audit: np.ndarray | None, broken: int, taken: int) -> None:
+    """Write a hot loop's registers back (``load``); nothing without an audit."""
+    if audit is not None:
+        audit[BROKEN], audit[TAKEN] = np.uint64(broken), np.uint64(taken)
 
 
 @njit(cache=True, inline="always")
@@ -55,12 +80,12 @@ def hands(audit: np.ndarray, held: np.ndarray) -> None:
 
 
 @njit(cache=True, inline="always")
-def card(audit: np.ndarray, hands: np.ndarray, seat: int, played: int, k: int) -> None:
-    """After ``seat`` played card ``played``: it held the card and now holds its dealt cards less those it played
-    (else invariant ``k``)."""
+def card(audit: np.ndarray, hands: np.ndarray, seat: int, played: int) -> bool:
+    """After ``seat`` played card ``played``: whether it broke "the seat held the card and now holds its dealt
+    cards less those it played" (no branch)."""
     held, card_bit = audit[HELD + seat], bit(played)
-    flag(audit, (held & card_bit == 0) | (hands[seat] != held ^ card_bit), k)
     audit[HELD + seat] = held ^ card_bit
+    return (held & card_bit == 0) | (hands[seat] != held ^ card_bit)
 
 
 @njit(cache=True, inline="always")

@@ -14,6 +14,8 @@ from functools import cached_property
 import numpy as np
 from numba import njit
 
+from cardsim import audit
+
 
 @dataclass
 class Batch:
@@ -73,16 +75,16 @@ class Batch:
         }
 
 
-def check_counts(check: bool, units: int, slots: int) -> np.ndarray | None:
+def check_counts(check: bool, units: int) -> np.ndarray | None:
     """A batch kernel's ``checks`` argument: None for an unchecked run (numba then compiles no checks), else
-    uint64[units, slots] for ``--check``, a row per unit (the game's ``AUDIT_SLOTS``; column 0 counts the steps
-    checked)."""
-    return np.zeros((units, slots), np.uint64) if check else None
+    uint64[units, audit.SLOTS] for ``--check``, the audit row of each unit (``cardsim.audit``; column STEPS = 0
+    counts the steps checked)."""
+    return np.zeros((units, audit.SLOTS), np.uint64) if check else None
 
 
 def checked(checks: np.ndarray | None) -> int:
     """``Batch.checked``: the steps a batch kernel checked (None: nothing checked)."""
-    return 0 if checks is None else int(checks[:, 0].sum())
+    return 0 if checks is None else int(checks[:, audit.STEPS].sum())
 
 
 def for_arithmetic(values: np.ndarray) -> np.ndarray:

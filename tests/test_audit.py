@@ -16,8 +16,8 @@ from cardsim.games.wizard import state as wizard
 CHECKS = ("the deal", "the hands", "the points")
 
 
-def row(slots: int = audit.OWN) -> np.ndarray:
-    return np.zeros(slots, np.uint64)
+def row() -> np.ndarray:
+    return np.zeros(audit.SLOTS, np.uint64)
 
 
 def masks(*values: int) -> np.ndarray:
@@ -27,8 +27,8 @@ def masks(*values: int) -> np.ndarray:
 def test_a_round_that_keeps_its_invariants_passes_and_counts_its_cards():
     r = row()
     audit.deal(r, masks(0b0011, 0b1100), 2, np.uint64(0), 0)
-    audit.card(r, masks(0b0010, 0b1100), 0, 0, 1)
-    audit.card(r, masks(0b0010, 0b0100), 1, 3, 1)
+    assert not audit.card(r, masks(0b0010, 0b1100), 0, 0)
+    assert not audit.card(r, masks(0b0010, 0b0100), 1, 3)
     audit.decision(r, False, 2)
     audit.end(r, 2, 4, "Test", CHECKS)
     assert r[audit.STEPS] == 3 and r[audit.BROKEN] == 0
@@ -49,8 +49,9 @@ def test_a_deal_with_a_card_twice_or_a_wrong_size_is_refused(dealt, size, others
 def test_a_card_that_vanishes_stays_or_was_not_held_is_refused_at_the_rounds_end(hands, seat, card):
     r = row()
     audit.deal(r, masks(0b0011, 0b1100), 2, np.uint64(0), 0)
-    audit.card(r, masks(*hands), seat, card, 1)
-    audit.card(r, masks(*hands), 1, 3, 1)  # the next step: the audit keeps counting, the bit stays set
+    broken = audit.bits(audit.card(r, masks(*hands), seat, card), 1)
+    broken |= audit.bits(audit.card(r, masks(*hands), 1, 3), 1)  # the next step: the bit stays set
+    audit.store(r, broken, 0)
     with pytest.raises(BotFailure, match=r"broke an invariant \(--check\): the hands"):
         audit.end(r, 2, 4, "Test", CHECKS)
 
@@ -68,12 +69,13 @@ def test_a_new_deal_clears_the_last_rounds_breach_but_not_the_step_count():
 def test_differenzler_points_that_do_not_add_up_when_a_trick_closes_are_refused(taken, broken):
     dealt = masks(*(((1 << 9) - 1) << (9 * seat) for seat in range(4)))  # seat s holds cards 9s .. 9s + 8
     card = next(c for c in range(9) if differenzler.POINTS[0, c] > 0)
-    r = row(differenzler.AUDIT_SLOTS)
+    r = row()
     differenzler.audit_deal(r, dealt)
     hands = dealt.copy()
     hands[0] ^= np.uint64(1 << card)
     points = np.array([differenzler.POINTS[0, card] if taken is None else taken, 0, 0, 0], np.int64)
-    differenzler.audit_card(r, hands, points, 0, card, 0, 1, 0)  # as if this card closed trick 1
+    bits, points_played = differenzler.audit_card(r, hands, points, 0, card, 0, 1, 0, *audit.load(r))  # trick 1
+    audit.store(r, bits, points_played)
     if broken:
         with pytest.raises(BotFailure, match="Differenzler round broke an invariant .*: the tricks' points add up"):
             audit.end(r, 4, 36, "Differenzler", differenzler.CHECKS)
@@ -84,10 +86,11 @@ def test_differenzler_points_that_do_not_add_up_when_a_trick_closes_are_refused(
 @pytest.mark.parametrize("won, broken", [((1, 0, 0), False), ((0, 0, 0), True), ((1, 1, 0), True)])
 def test_wizard_tricks_taken_that_do_not_add_up_when_a_trick_closes_are_refused(won, broken):
     dealt = masks(0b001, 0b010, 0b100)
-    r = row(wizard.AUDIT_SLOTS)
+    r = row()
     wizard.audit_deal(r, dealt, 1, -1)
     hands = masks(0, 0b010, 0b100)
-    wizard.audit_card(r, hands, np.array(won, np.int64), 0, 0, 0, 1)  # as if this card closed trick 1
+    bits = wizard.audit_card(r, hands, np.array(won, np.int64), 0, 0, 0, 1, 0)  # as if it closed trick 1
+    audit.store(r, bits, 0)
     if broken:
         with pytest.raises(BotFailure, match="Wizard round broke an invariant .*: the tricks taken add up"):
             audit.end(r, 3, 3, "Wizard", wizard.CHECKS)
@@ -96,7 +99,7 @@ def test_wizard_tricks_taken_that_do_not_add_up_when_a_trick_closes_are_refused(
 
 
 def test_wizard_a_deal_holding_the_turned_card_or_a_bid_above_the_cards_is_refused():
-    r = row(wizard.AUDIT_SLOTS)
+    r = row()
     wizard.audit_deal(r, masks(0b001, 0b010, 0b100), 1, 2)
     with pytest.raises(BotFailure, match="without the turned card"):
         audit.end(r, 3, 3, "Wizard", wizard.CHECKS)
@@ -108,13 +111,13 @@ def test_wizard_a_deal_holding_the_turned_card_or_a_bid_above_the_cards_is_refus
 
 @pytest.mark.parametrize("taken, broken", [(None, False), (0, True)])
 def test_callpartner_points_that_do_not_add_up_when_a_trick_closes_are_refused(taken, broken):
-    r = row(callpartner.AUDIT_SLOTS)
+    r = row()
     card = next(c for c in range(52) if callpartner.card_points(np.uint64(1 << c)) > 0)
     dealt = masks(1 << card, 0, 0)
     audit.hands(r, dealt)
-    callpartner.audit_card(r, masks(0, 0, 0), 0, card)
+    bits, points_played = callpartner.audit_card(r, masks(0, 0, 0), 0, card, *audit.load(r))
     points = np.array([callpartner.card_points(np.uint64(1 << card)) if taken is None else taken, 0, 0], np.int64)
-    callpartner.audit_trick(r, points)
+    audit.store(r, callpartner.audit_trick(points, bits, points_played), points_played)
     if broken:
         with pytest.raises(BotFailure, match="callpartner round broke an invariant .*: the tricks' points add up"):
             audit.end(r, 3, 1, "callpartner", callpartner.CHECKS)

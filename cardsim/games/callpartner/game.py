@@ -94,7 +94,7 @@ class CallPartner(Game):
         made = np.zeros((count, deals), np.bool_)
         points = np.zeros((count, deals, players), np.int8)
         scores = np.zeros((count, deals, players), np.int16)
-        checks = check_counts(check, count, sm.AUDIT_SLOTS)
+        checks = check_counts(check, count)
         if lineup.compiled and engine != "python":
             out = Out(played, *per_round.values(), made, points, scores)
             simulate_games(np.uint64(seed), start, sm.params(rules), games, lineup.table, lineup.strong_table, checks,

@@ -20,6 +20,7 @@ from cardsim.errors import BotFailure, CardsimError
 from cardsim.games.callpartner.rules import MAX_BID, MIN_BID, game_over
 from cardsim.games.callpartner.state import (
     CALLED,
+    CHECKS,
     DEALER,
     DECLARER,
     HIGH,
@@ -30,8 +31,7 @@ from cardsim.games.callpartner.state import (
     Params,
     State,
     apply,
-    audit_end,
-    audit_start,
+    audit_deal,
     check,
     deal,
     new_state,
@@ -104,10 +104,10 @@ def simulate_games(
     """Units ``start ..`` in parallel: single deals (round (seed, unit, 0)), or whole games (C10) whose deal d is
     round (seed, unit, d), the dealer rotating from a random first dealer; each a loop over the state machine
     (``deal``, ``run``). ``strong_bots``: see ``run``. ``checks``: None (numba compiles no checks), or
-    uint64[units, AUDIT_SLOTS] for ``--check``: with built-in bots only, the fast loops check every card against
-    the unit's row (``state.audit_card``, ``cardsim.audit``), the full ``state.check`` runs after the deal, as the
-    tricks begin and at the end; with a strong bot, ``run_checked`` steps and checks the whole round. Column
-    ``audit.STEPS`` counts the steps checked."""
+    uint64[units, audit.SLOTS] for ``--check``: with built-in bots only, the fast loops check every card against
+    the unit's row (``state.audit_card``, ``cardsim.audit``) and the full ``state.check`` runs as the tricks
+    begin; with a strong bot, ``run_checked`` steps and checks the whole round. Column ``audit.STEPS`` counts the
+    steps checked."""
     played, dealers, declarers, bids, trumps, called, partners, side_points, made, points, scores = out
     count, players = played.shape[0], p.players
     block = GAMES_BLOCK if games else ROUNDS_BLOCK
@@ -124,9 +124,10 @@ def simulate_games(
                 if strong_bots is not None:
                     seed_bots(s, p, seed, start + u, d)
                 if strong_bots is None and checks is not None:
-                    audit_start(checks[u], s, p)
-                    builtin.run(s, p, bots, False, -1, checks[u])
-                    audit_end(checks[u], s, p)
+                    row = checks[u]  # one view (each costs atomic reference counts)
+                    audit_deal(row, s, p)
+                    builtin.run(s, p, bots, False, -1, row)
+                    audit.end(row, players, players * p.hand, "callpartner", CHECKS)
                 elif checks is not None:
                     checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots))
                 elif strong_bots is None:  # one call less per round for the built-in lineups

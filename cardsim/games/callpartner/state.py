@@ -519,43 +519,37 @@ def check(s: State, p: Params) -> int:
     return 0
 
 
-AUDIT_POINTS = audit.OWN  # --check (cardsim.audit): the card points of the closed tricks, the audit's own count
-AUDIT_SLOTS = AUDIT_POINTS + 1
+@njit(cache=True, inline="always")
+def audit_deal(row: np.ndarray, s: State, p: Params) -> None:
+    """--check (``cardsim.audit``) after the deal: the dealt hands and the kitty are disjoint and of their sizes
+    (CHECKS[0]); the audit's count of the hands starts here."""
+    audit.deal(row, s.dealt, p.hand, np.uint64(s.slots[KITTY]), 0)
+    audit.flag(row, popcount(np.uint64(s.slots[KITTY])) != p.kitty, 0)
 
 
 @njit(cache=True, inline="always")
 def audit_start(row: np.ndarray, s: State, p: Params) -> None:
-    """--check after the deal and as the tricks begin: the full ``check`` (the few steps between, the auction,
-    the call, the kitty and the discards, change no card but the declarer's), and the audit's count of the hands
-    and points starts here."""
+    """--check as the tricks begin: the full ``check`` (it covers the few steps since the deal: the auction, the
+    call, the kitty and the discards), and the audit's count of the hands and of the points taken (TAKEN) starts
+    here."""
     broken = check(s, p)
     if broken:
         audit.flag(row, True, broken - 1)
     audit.hands(row, s.hands)
-    row[AUDIT_POINTS] = np.uint64(s.points.sum())
+    row[audit.TAKEN] = np.uint64(s.points.sum())
 
 
 @njit(cache=True, inline="always")
-def audit_card(row: np.ndarray, hands: np.ndarray, seat: int, card: int) -> None:
-    """--check after ``seat`` played ``card``: it held the card and holds its hand less the cards it played
-    (CHECKS[1])."""
-    audit.card(row, hands, seat, card, 1)
-    row[AUDIT_POINTS] += np.uint64(card_points(bit(card)))
+def audit_card(row: np.ndarray, hands: np.ndarray, seat: int, card: int, broken: int, taken: int) -> tuple:
+    """--check after ``seat`` played ``card``, on the hot loop's registers (``audit.load``; returned): it held the
+    card and holds its hand less the cards it played (CHECKS[1])."""
+    return broken | audit.bits(audit.card(row, hands, seat, card), 1), taken + card_points(bit(card))
 
 
 @njit(cache=True, inline="always")
-def audit_trick(row: np.ndarray, points: np.ndarray) -> None:
+def audit_trick(points: np.ndarray, broken: int, taken: int) -> int:
     """--check after ``end_trick``: the points taken add up to the card points played (CHECKS[2])."""
-    audit.flag(row, np.uint64(points.sum()) != row[AUDIT_POINTS], 2)
-
-
-@njit(cache=True, inline="always")
-def audit_end(row: np.ndarray, s: State, p: Params) -> None:
-    """--check at the round's end: the full ``check`` once more, then ``cardsim.audit.end``."""
-    broken = check(s, p)
-    if broken:
-        audit.flag(row, True, broken - 1)
-    audit.end(row, p.players, p.players * p.hand, "callpartner", CHECKS)
+    return broken | audit.bits(points.sum() != taken, 2)
 
 
 @njit(cache=True, inline="always")

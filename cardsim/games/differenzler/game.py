@@ -25,7 +25,6 @@ from cardsim.games.differenzler.rules import (
     trick_points,
 )
 from cardsim.games.differenzler.state import (
-    AUDIT_SLOTS,
     FIRST_HAND,
     LEADER,
     POS,
@@ -66,7 +65,7 @@ class Differenzler(Game):
         first_hands = np.zeros((count, rounds), np.int8)
         trump_cards = np.zeros((count, rounds), np.int8)
         predictions, points, penalties = (np.zeros((count, rounds, PLAYERS), np.int16) for _ in range(3))
-        checks = check_counts(check, count, AUDIT_SLOTS)
+        checks = check_counts(check, count)
         if lineup.compiled and engine != "python":
             out = Out(played, first_hands, trump_cards, predictions, points, penalties)
             simulate_games(np.uint64(seed), start, params(rules), games, lineup.table, lineup.strong_table, checks, out)

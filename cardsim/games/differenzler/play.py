@@ -122,9 +122,10 @@ def _play_block(seed: np.uint64, start: int, p: Params, games: bool, bots: np.nd
             deal_arrays(sl, hands, dealt, points, rng, seed, start + g, r,
                         -1 if r == 0 else (out.first_hands[g, 0] + r) % PLAYERS)  # fmt: skip
             if strong_bots is None and checks is not None:
-                audit_deal(checks[g], dealt)
-                builtin.run_all(sl, hands, history, points, predictions, rng, bots, checks[g])
-                audit.end(checks[g], PLAYERS, PLAYERS * TRICKS, "Differenzler", CHECKS)
+                row = checks[g]  # one view (each costs atomic reference counts)
+                audit_deal(row, dealt)
+                builtin.run_all(sl, hands, history, points, predictions, rng, bots, row)
+                audit.end(row, PLAYERS, PLAYERS * TRICKS, "Differenzler", CHECKS)
             elif strong_bots is None:
                 builtin.run_all(sl, hands, history, points, predictions, rng, bots, None)
             elif checks is not None:

@@ -339,15 +339,12 @@ def check(s: State, p: Params) -> int:
     return 0
 
 
-AUDIT_POINTS = audit.OWN  # --check (cardsim.audit): the card points of the closed tricks, the audit's own count
-AUDIT_SLOTS = AUDIT_POINTS + 1
-
-
 @njit(cache=True, inline="always")
 def audit_deal(row: np.ndarray, dealt: np.ndarray) -> None:
-    """--check after the deal: the dealt hands are the deck, 9 cards each (CHECKS[0])."""
+    """--check (``cardsim.audit``) after the deal: the dealt hands are the deck, 9 cards each (CHECKS[0]); the
+    audit's count of the hands and of the card points taken (TAKEN) starts here."""
     audit.deal(row, dealt, TRICKS, np.uint64(0), 0)
-    row[AUDIT_POINTS] = 0
+    row[audit.TAKEN] = 0
 
 
 @njit(cache=True, inline="always")
@@ -358,15 +355,16 @@ def audit_prediction(row: np.ndarray, predictions: np.ndarray, seat: int) -> Non
 
 @njit(cache=True, inline="always")
 def audit_card(row: np.ndarray, hands: np.ndarray, points: np.ndarray, seat: int, card: int, trump: int, t: int,
-               i: int) -> None:  # fmt: skip
-    """--check after ``step`` (``seat`` played ``card``; ``t``, ``i`` the trick and position after it): the seat
-    held the card and holds its dealt cards less those it played (CHECKS[1]); when the trick closed, the points
-    taken add up to the card points played, +5 after the last trick (CHECKS[2])."""
-    audit.card(row, hands, seat, card, 1)
-    row[AUDIT_POINTS] += np.uint64(POINTS[trump, card])
+               i: int, broken: int, taken: int) -> tuple:  # fmt: skip
+    """--check after ``step`` (``seat`` played ``card``; ``t``, ``i`` the trick and position after it), on the hot
+    loop's registers (``audit.load``; returned): the seat held the card and holds its dealt cards less those it
+    played (CHECKS[1]); when the trick closed, the points taken add up to the card points played, +5 after the
+    last trick (CHECKS[2])."""
+    broken |= audit.bits(audit.card(row, hands, seat, card), 1)
+    taken += POINTS[trump, card]
     if i == 0:
-        bonus = np.uint64(LAST_TRICK_BONUS if t == TRICKS else 0)
-        audit.flag(row, np.uint64(points.sum()) != row[AUDIT_POINTS] + bonus, 2)
+        broken |= audit.bits(points.sum() != taken + (LAST_TRICK_BONUS if t == TRICKS else 0), 2)
+    return broken, taken
 
 
 @njit(cache=True)

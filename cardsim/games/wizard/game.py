@@ -75,7 +75,7 @@ class Wizard(Game):
         dealers, turned, trumps = (np.zeros((count, rounds), np.int8) for _ in range(3))
         bids, tricks = (np.zeros((count, rounds, players), np.int8) for _ in range(2))
         scores = np.zeros((count, rounds, players), np.int16)
-        checks = check_counts(check, count, st.AUDIT_SLOTS)
+        checks = check_counts(check, count)
         if lineup.compiled and engine != "python":
             out = Out(dealers, turned, trumps, bids, tricks, scores)
             simulate_games(np.uint64(seed), start, p, lineup.table, lineup.strong_table, checks, out)

@@ -112,13 +112,13 @@ def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray |
 
 
 @njit(cache=True, _nrt=False)
-def run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops: int, audit: np.ndarray | None) -> int:
+def run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops: int, checks: np.ndarray | None) -> int:
     """The built-in bots play on until a seat of the bit mask ``stops`` is to move (returned) or the round is
     over (-1); an illegal action of theirs is refused too (RULES.md D2): it raises. Bids and cards run in
     registers (``state.make_bid``, ``state.play_card``). It counts no references (``_nrt=False``: it allocates
     nothing and calls no strong bot): numba's atomic reference counts of every array at each call cost random
-    rounds a tenth of their time. ``audit``: None, or the unit's ``--check`` row (``state.audit_bid``,
-    ``state.audit_card``)."""
+    rounds a tenth of their time. ``checks``: None, or the unit's ``--check`` row (``cardsim.audit``;
+    ``state.audit_bid``, ``state.audit_card``)."""
     players = hands.shape[0]
     while True:
         seat = slots[MOVER]
@@ -134,12 +134,13 @@ def run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops: int, audit:
                 ok, seat, n_bids, total = make_bid(bids, cards, pm1, seat, n_bids, total, b)
                 if not ok:
                     raise BotFailure("a built-in wizard bot chose an illegal bid")
-                if audit is not None:
-                    audit_bid(audit, bids, bidder, cards)
+                if checks is not None:
+                    audit_bid(checks, bids, bidder, cards)
             store_bids(slots, players, seat, n_bids, total)
         elif slots[PHASE] == CARD:
             seat, pos, led, decided, top_key, winner, n_played, trick = load_trick(slots)
             trump, cards = slots[TRUMP_SUIT], slots[CARDS]
+            broken, taken = audit.load(checks)
             while seat >= 0 and not (stops >> seat) & 1:
                 legal = legal_mask(hands[seat], led)
                 card = builtin.play(int(bots[seat, 0]), rng, 1 + seat, legal, led, top_key, pos, players, trump,
@@ -150,8 +151,9 @@ def run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops: int, audit:
                 seat, pos, led, decided, top_key, winner, n_played, trick = play_card(
                     hands, won, log, trump, cards, seat, pos, led, decided, top_key, winner, n_played, trick, card
                 )
-                if audit is not None:
-                    audit_card(audit, hands, won, player, card, pos, trick)
+                if checks is not None:
+                    broken = audit_card(checks, hands, won, player, card, pos, trick, broken)
+            audit.store(checks, broken, taken)
             store_trick(slots, players, seat, pos, led, decided, top_key, winner, n_played, trick)
         elif not step(slots, hands, bids, won, log, pm1, builtin.decide(int(bots[seat, 0]), slots, hands, bids, won,
                                                                         rng, pm1, seat)):  # fmt: skip
@@ -193,9 +195,10 @@ def _play_block(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong
             dealer = -1 if r == 0 else (dealers[u, 0] + r) % players  # B2: the deal rotates (once a round)
             deal_arrays(slots, hands, dealt, bid, won, rng, seed, start + u, r, dealer, schedule[r], fixed[r])
             if strong_bots is None and checks is not None:
-                audit_deal(checks[u], dealt, schedule[r], slots[TURNED])
-                run_builtin(slots, hands, bid, won, log, rng, pm1, bots, 0, checks[u])
-                audit.end(checks[u], players, players * schedule[r], "Wizard", CHECKS)
+                row = checks[u]  # one view (each costs atomic reference counts)
+                audit_deal(row, dealt, schedule[r], slots[TURNED])
+                run_builtin(slots, hands, bid, won, log, rng, pm1, bots, 0, row)
+                audit.end(row, players, players * schedule[r], "Wizard", CHECKS)
             elif checks is not None:
                 checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots))
             else:

@@ -406,12 +406,10 @@ def check(s: State, p: Params) -> int:
     return 4 if made != slots[N_BIDS] or total != slots[BID_TOTAL] else 0
 
 
-AUDIT_SLOTS = audit.OWN  # --check (cardsim.audit): Wizard needs no counts of its own
-
-
 @njit(cache=True, inline="always")
 def audit_deal(row: np.ndarray, dealt: np.ndarray, cards: int, turned: int) -> None:
-    """--check after the deal: the dealt hands are disjoint, ``cards`` each, without the turned card (CHECKS[0])."""
+    """--check (``cardsim.audit``) after the deal: the dealt hands are disjoint, ``cards`` each, without the turned
+    card (CHECKS[0])."""
     audit.deal(row, dealt, cards, bit(turned) if turned >= 0 else np.uint64(0), 0)
 
 
@@ -422,14 +420,15 @@ def audit_bid(row: np.ndarray, bids: np.ndarray, seat: int, cards: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def audit_card(row: np.ndarray, hands: np.ndarray, won: np.ndarray, seat: int, card: int, pos: int,
-               trick: int) -> None:  # fmt: skip
-    """--check after ``play_card`` (``seat`` played ``card``; ``pos``, ``trick`` after it): the seat held the card
-    and holds its dealt cards less those it played (CHECKS[1]); when the trick closed, the tricks taken add up to
-    the tricks played (CHECKS[2])."""
-    audit.card(row, hands, seat, card, 1)
+def audit_card(row: np.ndarray, hands: np.ndarray, won: np.ndarray, seat: int, card: int, pos: int, trick: int,
+               broken: int) -> int:  # fmt: skip
+    """--check after ``play_card`` (``seat`` played ``card``; ``pos``, ``trick`` after it), on the hot loop's
+    register of broken bits (returned): the seat held the card and holds its dealt cards less those it played
+    (CHECKS[1]); when the trick closed, the tricks taken add up to the tricks played (CHECKS[2])."""
+    broken |= audit.bits(audit.card(row, hands, seat, card), 1)
     if pos == 0:
-        audit.flag(row, won.sum() != trick, 2)
+        broken |= audit.bits(won.sum() != trick, 2)
+    return broken
 
 
 def copy(s: State) -> State:
