@@ -147,7 +147,7 @@ def simulate_games(seed: np.uint64, start: int, p: Params, games: bool, bots: np
                    strong_bots: np.ndarray | None, checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """Units ``start ..`` in parallel: whole games (A11: First Hand drawn, then the next seat each round) or single
     rounds. Round r of unit u is stream (seed, u, r); ``out.rounds_played[unit]`` says how many rounds are
-    filled. ``strong_bots``: see ``run``. ``checks``: None (numba compiles no checks), or uint64[units, AUDIT_SLOTS]
+    filled. ``strong_bots``: see ``run``. ``checks``: None (numba compiles no checks), or uint64[units, audit.SLOTS]
     for ``--check``: with built-in bots only, the fast loop checks every step against the unit's row
     (``state.audit_card``); with a strong bot, ``run_checked`` steps and checks the whole round (``state.check``).
     Column ``audit.STEPS`` counts the steps checked."""
