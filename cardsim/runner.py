@@ -418,16 +418,17 @@ def _outcome(exp: Experiment, folder: ResultsFolder, done: dict[int, DealStats],
 
 
 def prepare_chunks(exp: Experiment, check: bool = False) -> None:
-    """Compile, or load from the cache, the kernels that simulate and summarise ``exp``'s chunks, before the run
-    starts and its progress bar shows (saying so on stderr when they compile): a chunk of zero deals, and its
-    statistics. A lineup with a Python bot has nothing to prepare (its driver compiles as it goes)."""
+    """Compile, or load from the cache, the kernels that simulate, summarise and encode ``exp``'s chunks, before
+    the run starts and its progress bar shows (saying so on stderr when they compile): a chunk of zero deals, its
+    statistics and rows. A lineup with a Python bot has nothing to prepare (its driver compiles as it goes)."""
     front, rule_set = get_game(exp.game), exp.rule_set()
     lineup = front.lineup(list(exp.bots), rule_set)
     if not lineup.compiled:
         return
-    with batch_notice(front.name, lineup, check), _KERNEL_LOCK:
-        batch = front.run(rule_set, lineup, exp.seed, 0, 0, exp.games, check)
-        DealStats.of_batches(front, [batch] * exp.rotations, exp.bots)
+    with batch_notice(front.name, lineup, check):
+        with _KERNEL_LOCK:
+            batch = front.run(rule_set, lineup, exp.seed, 0, 0, exp.games, check)
+        encode_chunk(exp, [batch] * exp.rotations)
 
 
 def _run_missing(exp: Experiment, folder: ResultsFolder, threads: int, cluster, progress: bool | None,
