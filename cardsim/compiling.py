@@ -144,12 +144,16 @@ class Notice:
         self.started = 0.0  # when the compile now running began (0: none)
         self.spinner: Line | None = None
 
-    def begin(self) -> None:
-        """A compile starts in this notice: say so the first time (a spinner, or the line alone)."""
+    def begin(self, module: str = "") -> None:
+        """A compile of a kernel of ``module`` starts in this notice: say so the first time (a spinner, or the line
+        alone). When the first kernel to compile is no game's (a summary's, cardsim.results', ...), the game's
+        kernels were in the cache: the helpers left take seconds, not the estimate."""
         self.started = time.perf_counter()
         if self.announced:
             return
         self.announced = True
+        if self.estimate is not None and module and not module.startswith(("cardsim.games.", "bots.")):
+            self.line = self.line.replace(about(self.estimate), ", a few seconds")
         if self.show:
             self.spinner = Line(self.line, self.elapsed, self.busy)
         else:
@@ -165,9 +169,10 @@ class Notice:
     def elapsed(self) -> float:
         return self.seconds + (time.perf_counter() - self.started if self.started else 0.0)
 
-    def close(self) -> None:
+    def close(self, tail: str | None = None) -> None:
+        """End the spinner, if any: ``... done in 18.2 s`` (or ``tail``)."""
         if self.spinner is not None:
-            self.spinner.close(f" done in {self.seconds:.1f} s")
+            self.spinner.close(f" done in {self.seconds:.1f} s" if tail is None else tail)
             self.spinner = None
 
 
@@ -228,7 +233,7 @@ class _Listener(event.Listener):
                     try:  # what is shown must never stop the compile
                         self.notice = _speaker(ev)
                         if self.notice is not None:
-                            self.notice.begin()
+                            self.notice.begin(_module(ev))
                     except Exception:  # noqa: BLE001
                         self.notice = None
 
@@ -259,15 +264,20 @@ def _terminal() -> bool:
         return False
 
 
+def _module(ev: Any) -> str:
+    """The module of the kernel a compile event is about ('' if it cannot tell)."""
+    function = getattr((ev.data or {}).get("dispatcher"), "py_func", None)
+    return getattr(function, "__module__", None) or ""
+
+
 def _speaker(ev: Any) -> Notice | None:
     """The notice that announces this compile: the outermost open one; for one of cardsim's own kernels compiled
     outside any, a notice of its own, named from the kernel (``_kind_of``), whose line is printed once per process
     (later compiles of the same kind: a spinner on a terminal)."""
     if _ACTIVE:
         return _ACTIVE[0]
-    dispatcher = (ev.data or {}).get("dispatcher")
-    function = getattr(dispatcher, "py_func", None)
-    module = getattr(function, "__module__", None) or ""
+    function = getattr((ev.data or {}).get("dispatcher"), "py_func", None)
+    module = _module(ev)
     if not module.startswith(("cardsim.", "bots.")):
         return None  # somebody else's kernel
     game, kind = _kind_of(module, function, (ev.data or {}).get("args") or ())
@@ -335,6 +345,9 @@ def notice(what: str, seconds: float | None = None, show: bool | None = None, qu
         _ACTIVE.append(current)
     try:
         yield current
+    except BaseException:
+        current.close(" stopped")
+        raise
     finally:
         with _LOCK:
             _ACTIVE.remove(current)
