@@ -1,5 +1,5 @@
 # Two commands set up and run everything on a fresh machine:
-#   make demo   create .venv if missing, install, run a real experiment
+#   make demo   create .venv if missing, install, compile the kernels (first run only), run a real experiment
 #   make test   create .venv if missing, install, run the tests
 PYTHON ?= python3
 VENV := .venv
@@ -15,6 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
+	$(BIN)/cardsim warmup
 	$(BIN)/python experiments/demo.py --out results/demo
 
 test: $(STAMP)
