@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -29,7 +30,7 @@ EPILOG = """examples:
   cardsim tournament differenzler --bots heuristic,heuristic,random,random --rounds 1000000 --dask-local 2
   cardsim advise wizard --hand "W1 H13 H2 C7" --trump S --seat 1 --players 4
   cardsim info wizard
-  cardsim warmup differenzler wizard --strong
+  cardsim warmup differenzler wizard --strong --replay
 """
 
 
@@ -127,6 +128,10 @@ def _parser() -> argparse.ArgumentParser:
                                "20 s to a few minutes), into the kernel cache every later run loads")  # fmt: skip
     warm.add_argument("games", nargs="*", metavar="GAME", help="differenzler, wizard, callpartner (default: all)")
     warm.add_argument("--strong", action="store_true", help="also the kernels of lineups with a strong bot")
+    warm.add_argument("--replay", action="store_true", help="also the kernels that replay, Round and Python bots "
+                      "call (the state machine driven from Python)")  # fmt: skip
+    warm.add_argument("--jobs", type=positive_int, help="games compiled side by side, one process each (default: "
+                      "this machine's cores)")  # fmt: skip
     warm.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                       help="a spinner per group of kernels (default: on a terminal; elsewhere one line per group once "
                       "it is done; --no-progress: no line)")  # fmt: skip
@@ -282,7 +287,8 @@ def _warmup(args: argparse.Namespace) -> None:
     from cardsim.precompile import warmup
 
     began = time.perf_counter()
-    warmed = warmup(args.games, strong=args.strong, progress=args.progress)
+    warmed = warmup(args.games, strong=args.strong, replay=args.replay, progress=args.progress,
+                    jobs=args.jobs or os.cpu_count() or 1)  # fmt: skip
     compiled = [w for w in warmed if w.compiled]
     games = ", ".join(dict.fromkeys(w.game for w in warmed))
     print(f"{games}: {len(warmed)} groups of kernels ready in {time.perf_counter() - began:.1f} s ("
