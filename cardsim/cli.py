@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -284,11 +283,12 @@ def _info(args: argparse.Namespace) -> None:
 
 
 def _warmup(args: argparse.Namespace) -> None:
+    from cardsim.engine import max_threads
     from cardsim.precompile import warmup
 
     began = time.perf_counter()
     warmed = warmup(args.games, strong=args.strong, replay=args.replay, progress=args.progress,
-                    jobs=args.jobs or os.cpu_count() or 1)  # fmt: skip
+                    jobs=args.jobs or max_threads())  # fmt: skip
     compiled = [w for w in warmed if w.compiled]
     games = ", ".join(dict.fromkeys(w.game for w in warmed))
     print(f"{games}: {len(warmed)} groups of kernels ready in {time.perf_counter() - began:.1f} s ("

@@ -81,7 +81,7 @@ def batch_what(game: str, kind: str) -> str:
 
 
 def about(seconds: float | None) -> str:
-    """``about 40 s`` / ``about 2 min`` (rounded up to the next 10 s or minute), or ```` when unmeasured."""
+    """``, about 40 s`` or ``, about 2 min`` (rounded up to the next 10 s or minute); nothing when unmeasured."""
     if seconds is None:
         return ""
     if seconds < 90:
