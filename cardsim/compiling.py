@@ -29,24 +29,25 @@ from typing import Any, NamedTuple
 
 from numba.core import event, types
 
-# Cold compile seconds (empty cache, one process) per game and kind, measured on the 2-core development machine
-# under its usual load with ``python benchmarks/compile_times.py`` (DESIGN.md, "The kernel cache"). Kinds: the batch
-# kernels of a lineup of random and heuristic bots (``fast``) or with a strong bot (``strong``), with ``--check``
-# (``check``: the checked loop of any built-in lineup; ``strong check``), with a Python bot (``python``: the
-# driver's kernels), a replay (``replay``, ``strong replay``), the bid advice (``advice``, ``strong advice``) and
-# ``Round``'s state machine (``round``).
+# Cold compile seconds (empty cache, one process) per game and kind, measured with ``python
+# benchmarks/compile_times.py`` on the 2-core development machine while other jobs ran (load average 1.5-3.9): on
+# a quiet machine they take about half as long (issue 14: 19 s for a random lineup, 64-92 s with a strong bot).
+# Kinds: the batch kernels of a lineup of random and heuristic bots (``fast``) or with a strong bot (``strong``),
+# with ``--check`` (``check``, ``strong check``), with a Python bot (``python``: the driver's kernels), a replay
+# (``replay``, ``strong replay``), the bid advice (``advice``, ``strong advice``: Wizard's only) and ``Round``'s
+# state machine (``round``: its bot_action compiles the strong bots' code for any bot in Differenzler and Wizard).
 ESTIMATES: dict[tuple[str, str], float] = {
-    ("differenzler", "fast"): 30, ("differenzler", "strong"): 90, ("differenzler", "check"): 30,
-    ("differenzler", "strong check"): 90, ("differenzler", "python"): 30, ("differenzler", "replay"): 20,
-    ("differenzler", "strong replay"): 90, ("differenzler", "advice"): 20, ("differenzler", "strong advice"): 20,
-    ("differenzler", "round"): 30,
-    ("wizard", "fast"): 50, ("wizard", "strong"): 70, ("wizard", "check"): 50, ("wizard", "strong check"): 70,
-    ("wizard", "python"): 50, ("wizard", "replay"): 30, ("wizard", "strong replay"): 70, ("wizard", "advice"): 30,
-    ("wizard", "strong advice"): 70, ("wizard", "round"): 50,
-    ("callpartner", "fast"): 90, ("callpartner", "strong"): 90, ("callpartner", "check"): 90,
-    ("callpartner", "strong check"): 90, ("callpartner", "python"): 60, ("callpartner", "replay"): 40,
-    ("callpartner", "strong replay"): 90, ("callpartner", "advice"): 40, ("callpartner", "strong advice"): 40,
-    ("callpartner", "round"): 60,
+    ("differenzler", "fast"): 50, ("differenzler", "strong"): 260, ("differenzler", "check"): 55,
+    ("differenzler", "strong check"): 337, ("differenzler", "python"): 61, ("differenzler", "replay"): 71,
+    ("differenzler", "strong replay"): 316, ("differenzler", "advice"): 40, ("differenzler", "strong advice"): 40,
+    ("differenzler", "round"): 114,
+    ("wizard", "fast"): 36, ("wizard", "strong"): 176, ("wizard", "check"): 122, ("wizard", "strong check"): 280,
+    ("wizard", "python"): 79, ("wizard", "replay"): 71, ("wizard", "strong replay"): 114, ("wizard", "advice"): 53,
+    ("wizard", "strong advice"): 153, ("wizard", "round"): 85,
+    ("callpartner", "fast"): 62, ("callpartner", "strong"): 344, ("callpartner", "check"): 68,
+    ("callpartner", "strong check"): 339, ("callpartner", "python"): 46, ("callpartner", "replay"): 52,
+    ("callpartner", "strong replay"): 276, ("callpartner", "advice"): 130, ("callpartner", "strong advice"): 130,
+    ("callpartner", "round"): 25,
 }  # fmt: skip
 GAME_NAMES = {"differenzler": "Differenzler", "wizard": "Wizard", "callpartner": "call-partner"}
 SPIN = "|/-\\"
