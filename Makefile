@@ -1,5 +1,5 @@
 # Two commands set up and run everything on a fresh machine:
-#   make demo   create .venv if missing, install, run a real experiment
+#   make demo   create .venv if missing, install, compile the kernels (first run only), run a real experiment
 #   make test   create .venv if missing, install, run the tests
 #   make dist   build the sdist and the wheel into dist/ (docs/release.md)
 # make docs builds docs/ into a site in site/ (strict: a broken link fails).
@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
+	$(BIN)/cardsim warmup
 	$(BIN)/python experiments/demo.py --out results/demo
 
 test: $(STAMP)

@@ -1,22 +1,25 @@
 """cardsim: a Monte Carlo simulation and strategy lab for trick-taking card games.
 
->>> from cardsim import new_round, simulate
+>>> from cardsim import new_round, simulate, warmup
 >>> result = simulate("differenzler", "heuristic,random,random,random", rounds=10_000, seed=7)
 >>> result.summary  # one row per seat: mean penalty, std, 95% CI
 >>> r = new_round("differenzler", seed=7, round=12)  # one round, move by move
 >>> r.play(r.legal()[0])
+>>> warmup(["wizard"], strong=True)  # compile ahead what a first run compiles (or: cardsim warmup wizard --strong)
 """
 
-from cardsim import kernel_cache, threading_layer
+from cardsim import compiling, kernel_cache, threading_layer
 
 kernel_cache.configure()  # before any kernel is defined
 threading_layer.load_tbb()  # before any kernel runs
+compiling.install()  # a line on stderr whenever kernels compile
 
 from cardsim.engine import Result, replay, simulate  # noqa: E402
 from cardsim.errors import CardsimError  # noqa: E402
 from cardsim.games import get_game  # noqa: E402
+from cardsim.precompile import warmup  # noqa: E402
 from cardsim.round import Match, Round, new_game, new_round  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = ["CardsimError", "Match", "Result", "Round", "get_game", "new_game", "new_round", "replay", "simulate",
-           "__version__"]  # fmt: skip
+           "warmup", "__version__"]  # fmt: skip

@@ -1,4 +1,4 @@
-"""The ``cardsim`` command: simulate, tournament, advise, replay, info (and ``--version``).
+"""The ``cardsim`` command: simulate, tournament, advise, replay, info, warmup (and ``--version``).
 
 Every bad input (unknown game, bot, rule or value) ends with one line
 ``cardsim: error: ...`` naming what is allowed, and exit code 2.
@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import NoReturn
 
+from cardsim.compiling import spent
 from cardsim.errors import CardsimError
 
 EPILOG = """examples:
@@ -28,6 +29,7 @@ EPILOG = """examples:
   cardsim tournament differenzler --bots heuristic,heuristic,random,random --rounds 1000000 --dask-local 2
   cardsim advise wizard --hand "W1 H13 H2 C7" --trump S --seat 1 --players 4
   cardsim info wizard
+  cardsim warmup differenzler wizard --strong --replay
 """
 
 
@@ -45,7 +47,8 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
     parser.add_argument("--version", action="version", version=version_line())
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{simulate,tournament,advise,replay,info}")
+    commands = parser.add_subparsers(dest="command", required=True,
+                                     metavar="{simulate,tournament,advise,replay,info,warmup}")  # fmt: skip
 
     def common(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("game", help="differenzler, wizard or callpartner")
@@ -120,6 +123,18 @@ def _parser() -> argparse.ArgumentParser:
 
     info = commands.add_parser("info", help="the version; a game's rule options and built-in bots")
     info.add_argument("game", nargs="?", help="differenzler, wizard or callpartner (default: list the games)")
+
+    warm = commands.add_parser("warmup", help="compile the kernels ahead of time (a first run compiles them, once: "
+                               "20 s to a few minutes), into the kernel cache every later run loads")  # fmt: skip
+    warm.add_argument("games", nargs="*", metavar="GAME", help="differenzler, wizard, callpartner (default: all)")
+    warm.add_argument("--strong", action="store_true", help="also the kernels of lineups with a strong bot")
+    warm.add_argument("--replay", action="store_true", help="also the kernels that replay, Round and Python bots "
+                      "call (the state machine driven from Python)")  # fmt: skip
+    warm.add_argument("--jobs", type=positive_int, help="games compiled side by side, one process each (default: "
+                      "this machine's cores)")  # fmt: skip
+    warm.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                      help="a spinner per group of kernels (default: on a terminal; elsewhere one line per group once "
+                      "it is done; --no-progress: no line)")  # fmt: skip
     return parser
 
 
@@ -165,23 +180,35 @@ def _simulate(args: argparse.Namespace) -> None:
     rounds, games = args.rounds or 100_000, None
     if args.games is not None:  # bare --games: the --rounds number counts whole games
         rounds, games = None, args.games or args.rounds or 10_000
-    began = time.perf_counter()
+    began, kernels = time.perf_counter(), spent()
     result = simulate(
         args.game, args.bots, rounds=rounds, games=games, seed=args.seed, rules=_rules(args), players=args.players,
         threads=args.threads, out=args.out, progress=args.progress, force=args.force, check=args.check,
     )  # fmt: skip
-    seconds = time.perf_counter() - began
+    seconds, kernels = time.perf_counter() - began, spent() - kernels
     played = int(result.summary["rounds"].iloc[0])
     if args.json:
         print(json.dumps({"game": result.game, "rules": result.rules, "seed": result.seed, "rounds": played,
-                          "games": games, "seconds": round(seconds, 3), "out": args.out,
+                          "games": games, "seconds": round(seconds, 3), **_kernel_seconds(kernels), "out": args.out,
                           "summary": result.summary.to_dict(orient="records")}))  # fmt: skip
         return
     size = f"{games} games ({played} rounds)" if games else f"{played} rounds"
     print(f"{result.game}  {size}  seed {result.seed}  rules {result.rules}")
-    print(f"{seconds:.2f} s, {played / seconds:,.0f} rounds/s" + (f"; rows written to {args.out}" if args.out else ""))
+    print(f"{seconds:.2f} s, {_rate(played, seconds, kernels)} rounds/s{kernels.note()}"
+          + (f"; rows written to {args.out}" if args.out else ""))
     print()
     print(format_table(result.summary))
+
+
+def _rate(units: int, seconds: float, kernels) -> str:
+    """Units per second of the run, leaving out the seconds spent compiling and loading kernels (``kernels``)."""
+    running = seconds - kernels.compile - kernels.load
+    return f"{units / running:,.0f}" if running > 0 else "-"
+
+
+def _kernel_seconds(kernels) -> dict[str, float]:
+    """The JSON fields of the kernels' seconds, which the rates leave out."""
+    return {"compile_seconds": round(kernels.compile, 3), "load_seconds": round(kernels.load, 3)}
 
 
 def _tournament(args: argparse.Namespace) -> None:
@@ -197,20 +224,22 @@ def _tournament(args: argparse.Namespace) -> None:
     if args.seed is None and args.resume and args.out and (Path(args.out) / "config.json").exists():
         exp = dataclasses.replace(exp, seed=ResultsFolder(args.out).read_config().seed)  # resume the drawn seed
     out = args.out or f"results/{exp.game}-{exp.units}{'games' if exp.games else 'deals'}-seed{exp.seed}"
-    began = time.perf_counter()
+    began, kernels = time.perf_counter(), spent()
     outcome = run(exp, out, resume=args.resume, threads=args.threads, scheduler=args.scheduler,
                   dask_local=args.dask_local, progress=args.progress, check=args.check)  # fmt: skip
-    seconds = time.perf_counter() - began
+    seconds, kernels = time.perf_counter() - began, spent() - kernels
     summary = write_report(outcome)
     if args.json:
         print(json.dumps({"experiment": vars(exp) | {"bots": list(exp.bots)}, "folder": out, "summary": str(summary),
-                          "computed_chunks": outcome.computed, "seconds": round(seconds, 3),
+                          "computed_chunks": outcome.computed, "seconds": round(seconds, 3), **_kernel_seconds(kernels),
                           "bots": outcome.standings.bots.to_dict(orient="records"),
                           "pairs": outcome.standings.pairs.to_dict(orient="records")}))  # fmt: skip
         return
     print(describe(outcome))
-    print(f"{seconds:.2f} s; {outcome.computed} of {exp.chunks} chunks computed now; results in {out} "
-          f"(summary {summary})")  # fmt: skip
+    unit = "games" if exp.games else "rounds"  # a deal played in each rotation is that many rounds
+    rate = f", {_rate(outcome.computed_units * exp.rotations, seconds, kernels)} {unit}/s" if outcome.computed else ""
+    print(f"{seconds:.2f} s{rate}{kernels.note()}; {outcome.computed} of {exp.chunks} chunks computed now; results "
+          f"in {out} (summary {summary})")  # fmt: skip
     print()
     print(format_table(outcome.standings.bots))
     if len(outcome.standings.pairs):
@@ -271,7 +300,22 @@ def _info(args: argparse.Namespace) -> None:
             print(f"    settings ({name}:key=value:...): {settings_help(game.bot_settings[name])}")
 
 
-COMMANDS = {"simulate": _simulate, "tournament": _tournament, "advise": _advise, "replay": _replay, "info": _info}
+def _warmup(args: argparse.Namespace) -> None:
+    from cardsim.engine import max_threads
+    from cardsim.precompile import warmup
+
+    began = time.perf_counter()
+    warmed = warmup(args.games, strong=args.strong, replay=args.replay, progress=args.progress,
+                    jobs=args.jobs or max_threads())  # fmt: skip
+    compiled = [w for w in warmed if w.compiled]
+    games = ", ".join(dict.fromkeys(w.game for w in warmed))
+    print(f"{games}: {len(warmed)} groups of kernels ready in {time.perf_counter() - began:.1f} s ("
+          + (f"{len(compiled)} compiled, in {sum(w.compiled for w in compiled):.1f} s" if compiled else
+             "all were in the cache") + ")")  # fmt: skip
+
+
+COMMANDS = {"simulate": _simulate, "tournament": _tournament, "advise": _advise, "replay": _replay, "info": _info,
+            "warmup": _warmup}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.analysis import Summary
+from cardsim.compiling import batch_notice, batch_what, estimate, notice
 from cardsim.errors import CardsimError
 from cardsim.games import Game, get_game
 from cardsim.options import rules_text
@@ -115,11 +117,15 @@ def simulate(
         chunk = min(chunk, 1000)  # Python bots: small chunks so progress shows
 
     numba.set_num_threads(threads)
+    prepare(game, rule_set, lineup, games_mode, check, rows_wanted)
     summary = Summary(lineup.names, game.score, games_mode)
     constants = {"game": game.name, "rules": rules_text(rule_set), "seed": seed}
     writer = _ParquetWriter(Path(out)) if out else None
     kept = []
     bar = progress_bar(units, "games" if games_mode else "rounds", progress)
+    announce = ExitStack()  # a Python bot's driver compiles the kernels it calls as it first calls them
+    if not lineup.compiled:
+        announce.enter_context(batch_notice(game.name, lineup, check))
     try:
         for start in range(0, units, chunk):
             count = min(chunk, units - start)
@@ -136,12 +142,27 @@ def simulate(
         if writer:
             writer.close()
     finally:
+        announce.close()
         if bar:
             bar.close()
         if writer:
             writer.abort()
     rows_frame = pd.concat(kept, ignore_index=True) if keep_rows else None
     return Result(game.name, constants["rules"], seed, summary.table(), rows_frame)
+
+
+def prepare(game: Game, rules: Any, lineup: Any, games: bool, check: bool = False, rows: bool = False) -> None:
+    """Compile, or load from the cache, the kernels a run of ``lineup`` calls, before it starts and its progress
+    bar shows: the game's batch kernel on zero units, and what summarises a batch (``rows``: and turns it into
+    rows), saying so on stderr when they compile (``cardsim.compiling``). A lineup with a Python bot has nothing
+    to prepare: its driver compiles the kernels it calls as it first calls them."""
+    if not lineup.compiled:
+        return
+    with batch_notice(game.name, lineup, check):
+        batch = game.run(rules, lineup, 0, 0, 0, games, check)
+        Summary(lineup.names, game.score, games).add(batch, game.rates(batch))
+        if rows:
+            batch.rows()
 
 
 def _frame(rows: dict[str, np.ndarray], constants: dict, bots: tuple[str, ...], categories: dict) -> pd.DataFrame:
@@ -225,4 +246,6 @@ def replay(
     round = check_index(round, "round")
     game_no = None if game_no is None else check_index(game_no, "game")
     game.check_units(rule_set, game_no is not None)
-    return game.replay(rule_set, lineup, check_seed(seed), round, game_no, check)
+    kind = "python" if not lineup.compiled else "strong replay" if lineup.strong_table is not None else "replay"
+    with notice(batch_what(game.name, kind), estimate(game.name, kind)):
+        return game.replay(rule_set, lineup, check_seed(seed), round, game_no, check)

@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 
 import cardsim
+from cardsim.compiling import batch_notice
 from cardsim.engine import check_positive, check_size, check_threads, max_threads, progress_bar
 from cardsim.errors import CardsimError
 from cardsim.games import get_game
@@ -366,6 +367,7 @@ class Outcome:
     stats: DealStats
     standings: Standings
     computed: int  # chunks computed by this call (the rest were already in the folder)
+    computed_units: int = 0  # their deals (or games), each played once per rotation
 
 
 def run(
@@ -399,26 +401,46 @@ def run(
         fresh = not folder.config_path.exists()
         folder.open(exp, resume)
         try:
-            done, computed = _run_missing(exp, folder, threads, cluster, progress, warn, check)
+            done, computed = _run_missing(exp, folder, threads, cluster, progress, warn, check, scheduler is None)
         except CardsimError as error:  # a bot's error: the rerun once it is fixed must not be blocked
             raise CardsimError(f"{error}; {folder.after_error(fresh)}") from None
     return _outcome(exp, folder, done, computed)
 
 
-def _outcome(exp: Experiment, folder: ResultsFolder, done: dict[int, DealStats], computed: int) -> Outcome:
-    """Merge every chunk's statistics in chunk order (so the sums are the same however they were computed)."""
+def _outcome(exp: Experiment, folder: ResultsFolder, done: dict[int, DealStats], computed: list[int]) -> Outcome:
+    """Merge every chunk's statistics in chunk order (so the sums are the same however they were computed);
+    ``computed``: the chunks computed now."""
     total = DealStats.from_json(done[0].to_json())
     for index in range(1, exp.chunks):
         total.add(done[index])
-    return Outcome(exp, folder.path, total, standings(get_game(exp.game), total, exp.bots, exp.games), computed)
+    return Outcome(exp, folder.path, total, standings(get_game(exp.game), total, exp.bots, exp.games), len(computed),
+                   sum(exp.chunk_range(i)[1] for i in computed))  # fmt: skip
+
+
+def prepare_chunks(exp: Experiment, check: bool = False) -> None:
+    """Compile, or load from the cache, the kernels that simulate, summarise and encode ``exp``'s chunks, before
+    the run starts and its progress bar shows (saying so on stderr when they compile): a chunk of zero deals, its
+    statistics and rows. A lineup with a Python bot has nothing to prepare (its driver compiles as it goes)."""
+    front, rule_set = get_game(exp.game), exp.rule_set()
+    lineup = front.lineup(list(exp.bots), rule_set)
+    if not lineup.compiled:
+        return
+    with batch_notice(front.name, lineup, check):
+        with _KERNEL_LOCK:
+            batch = front.run(rule_set, lineup, exp.seed, 0, 0, exp.games, check)
+        encode_chunk(exp, [batch] * exp.rotations)
 
 
 def _run_missing(exp: Experiment, folder: ResultsFolder, threads: int, cluster, progress: bool | None,
-                 warn: Callable[[str], None], check: bool) -> tuple[dict[int, DealStats], int]:  # fmt: skip
+                 warn: Callable[[str], None], check: bool, here: bool = True
+                 ) -> tuple[dict[int, DealStats], list[int]]:  # fmt: skip
     """Compute every chunk not yet in the folder, locally or on ``cluster``: (statistics of all chunks, chunks
-    computed now)."""
+    computed now). ``here``: the kernels run on this machine (locally, or on a local Dask cluster, whose workers
+    then load them from the cache this process compiled them into, instead of each compiling them)."""
     done = folder.finished(exp, warn, repair=True)
     todo = [i for i in range(exp.chunks) if i not in done]
+    if todo and here:
+        prepare_chunks(exp, check)
     per_chunk = exp.rotations  # progress in rounds (deals x rotations) or games (x rotations)
     bar = progress_bar(exp.units * per_chunk, "games" if exp.games else "rounds", progress)
     if bar:
@@ -437,7 +459,7 @@ def _run_missing(exp: Experiment, folder: ResultsFolder, threads: int, cluster, 
     finally:
         if bar:
             bar.close()
-    return done, len(todo)
+    return done, todo
 
 
 def _run_local(exp: Experiment, folder: ResultsFolder, todo: list[int], threads: int, record, played,
@@ -530,7 +552,7 @@ def load(out: str | os.PathLike) -> Outcome:
     if missing:
         raise CardsimError(f"{folder.path}: {len(missing)} of {exp.chunks} chunks are missing or damaged "
                            f"({'; '.join(problems) or 'not computed yet'}); run again with --resume to compute them")
-    return _outcome(exp, folder, done, 0)
+    return _outcome(exp, folder, done, [])
 
 
 def iter_rows(out: str | os.PathLike) -> Iterator[pd.DataFrame]:

@@ -16,14 +16,15 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = [
     ("base", ["bots", "cardsim.games.*", "cardsim.errors", "cardsim.cards", "cardsim.rng", "cardsim.decisions",
               "cardsim.options", "cardsim.deal", "cardsim.kernel_cache", "cardsim.threading_layer", "cardsim.search",
-              "cardsim.infoset", "cardsim.protocol", "cardsim.lineup", "cardsim.outputs"]),
+              "cardsim.infoset", "cardsim.protocol", "cardsim.lineup", "cardsim.outputs", "cardsim.compiling"]),
     ("rules", ["cardsim.games.*.rules"]),
     ("state", ["cardsim.games.*.state"]),
     ("bots", ["bots.*"]),
     ("drivers", ["cardsim.games.*.play", "cardsim.driver"]),
     ("game", ["cardsim.games", "cardsim.games.*.game", "cardsim.results"]),
     ("tools", ["cardsim.games.*.advise", "cardsim.round", "cardsim.engine", "cardsim.runner", "cardsim.tournament",
-               "cardsim.analysis", "cardsim.plots", "cardsim.report", "cardsim.advise", "cardsim.cli", "cardsim"]),
+               "cardsim.analysis", "cardsim.plots", "cardsim.report", "cardsim.advise", "cardsim.cli",
+               "cardsim.precompile", "cardsim"]),
 ]  # fmt: skip
 
 

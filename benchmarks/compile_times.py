@@ -1,0 +1,87 @@
+"""Cold compile seconds per game and kind: the table behind the first-run notices (``cardsim.compiling.ESTIMATES``).
+
+    python benchmarks/compile_times.py                          # every game and kind, one cold process each
+    python benchmarks/compile_times.py --game wizard --kind fast --kind strong
+
+Each (game, kind) runs in a fresh process with an empty numba cache (a temporary ``NUMBA_CACHE_DIR``) and does
+the least that compiles that kind's kernels (one round, one replay, one hand with one completion); it prints one
+JSON line per (game, kind) with the seconds numba spent compiling (``compile_s``, what the notices estimate) and
+the process's wall time (``wall_s``, imports included). Compare with ``ESTIMATES`` and update the table there.
+The machine's load changes the figures by a factor of two or more: run it on a quiet machine, and more than once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from cardsim.games import GAMES  # noqa: E402  (importing compiles nothing)
+from cardsim.precompile import STRONG_ADVICE  # noqa: E402
+
+PYTHON_BOTS = {"differenzler": "bots/examples.py:Lucky", "wizard": "bots/examples.py:WizardCounter",
+               "callpartner": "bots/examples.py:Steady"}  # fmt: skip
+KINDS = {  # kind -> the call, with GAME, OTHERS (random bots for the other seats), STRONG and PYTHON_BOT filled in
+    "fast": "simulate(GAME, 'random', rounds=1)",
+    "strong": "simulate(GAME, [STRONG] + OTHERS, rounds=1)",
+    "check": "simulate(GAME, 'random', rounds=1, check=True)",
+    "strong check": "simulate(GAME, [STRONG] + OTHERS, rounds=1, check=True)",
+    "python": "simulate(GAME, [PYTHON_BOT] + OTHERS, rounds=1)",
+    "replay": "replay(GAME, seed=0, round=0)",
+    "strong replay": "replay(GAME, seed=0, round=0, bots=[STRONG] + OTHERS)",
+    "advice": "precompile._advice(get_game(GAME), 'random')",
+    "strong advice": "precompile._advice(get_game(GAME), STRONG)",
+    "round": "precompile._round(get_game(GAME), 'random')",
+}
+SCRIPT = """
+import json, sys, time
+began = time.perf_counter()
+from cardsim import get_game, replay, simulate
+from cardsim import precompile
+from cardsim.compiling import spent
+GAME = {game!r}
+game = get_game(GAME)
+OTHERS = ['random'] * (game.seats() - 1)
+STRONG = precompile.strong_bot(game)
+PYTHON_BOT = {python_bot!r}
+{call}
+print(json.dumps({{"compile_s": round(spent().compile, 1), "load_s": round(spent().load, 1),
+                  "wall_s": round(time.perf_counter() - began, 1)}}))
+"""
+
+
+def measure(game: str, kind: str) -> dict:
+    """One cold process: the seconds it compiled ``kind``'s kernels of ``game`` in, and its wall time."""
+    with tempfile.TemporaryDirectory(prefix="cardsim-cold-") as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
+        script = SCRIPT.format(game=game, python_bot=PYTHON_BOTS.get(game), call=KINDS[kind])
+        began = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", script], env=env, cwd=ROOT, capture_output=True, text=True)
+        if done.returncode:
+            return {"game": game, "kind": kind, "error": done.stderr.strip().splitlines()[-1:]}
+        return {"game": game, "kind": kind, **json.loads(done.stdout.strip().splitlines()[-1]),
+                "process_s": round(time.perf_counter() - began, 1), "load_avg": round(os.getloadavg()[0], 2)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", action="append", choices=list(GAMES), help="a game (repeatable; default all)")
+    parser.add_argument("--kind", action="append", choices=list(KINDS), help="a kind (repeatable; default all)")
+    args = parser.parse_args()
+    for game in args.game or GAMES:
+        for kind in args.kind or KINDS:
+            skip = (kind == "strong advice" and game not in STRONG_ADVICE) or (kind == "python" and game not in
+                                                                                PYTHON_BOTS)  # fmt: skip
+            if not skip:  # only Wizard's completions play strong bots; a game may have no example Python bot
+                print(json.dumps(measure(game, kind)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
