@@ -14,7 +14,7 @@ from functools import cached_property
 import numpy as np
 from numba import njit
 
-from cardsim import audit
+import cardsim.audit as audit
 
 
 @dataclass

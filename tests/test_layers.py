@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = [
     ("base", ["bots", "cardsim.games.*", "cardsim.errors", "cardsim.cards", "cardsim.rng", "cardsim.decisions",
               "cardsim.options", "cardsim.deal", "cardsim.kernel_cache", "cardsim.threading_layer", "cardsim.search",
-              "cardsim.infoset", "cardsim.protocol", "cardsim.lineup", "cardsim.outputs", "cardsim.compiling"]),
+              "cardsim.infoset", "cardsim.protocol", "cardsim.lineup", "cardsim.outputs", "cardsim.compiling",
+              "cardsim.audit"]),
     ("rules", ["cardsim.games.*.rules"]),
     ("state", ["cardsim.games.*.state"]),
     ("bots", ["bots.*"]),

@@ -14,7 +14,7 @@ from numba import njit, prange
 
 import bots.callpartner as builtin
 import bots.callpartner_strong as strong
-from cardsim import audit
+import cardsim.audit as audit
 from cardsim.cards import FRENCH52, SUIT_SYMBOLS
 from cardsim.errors import BotFailure, CardsimError
 from cardsim.games.callpartner.rules import MAX_BID, MIN_BID, game_over

@@ -55,7 +55,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from cardsim import audit
+import cardsim.audit as audit
 from cardsim.cards import bit, lowest_card, popcount
 from cardsim.deal import deal_around, draw_cards
 from cardsim.decisions import AUCTION, CALL, CARD, DISCARD, DONE

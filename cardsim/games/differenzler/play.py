@@ -21,7 +21,7 @@ from numba import njit, prange
 
 import bots.differenzler as builtin
 import bots.differenzler_strong as strong
-from cardsim import audit
+import cardsim.audit as audit
 from cardsim.errors import BotFailure
 from cardsim.games.differenzler.rules import PLAYERS, TRICKS, game_over
 from cardsim.games.differenzler.state import (

@@ -53,7 +53,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from cardsim import audit
+import cardsim.audit as audit
 from cardsim.cards import bit, nth_card, popcount
 from cardsim.deal import deal_hands
 from cardsim.decisions import CARD, DONE, PREDICT

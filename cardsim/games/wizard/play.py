@@ -14,7 +14,7 @@ from numba import njit, prange
 
 import bots.wizard as builtin
 import bots.wizard_strong as strong
-from cardsim import audit
+import cardsim.audit as audit
 from cardsim.decisions import BID, CARD
 from cardsim.errors import BotFailure
 from cardsim.games.wizard.rules import legal_mask, refused_bid, score

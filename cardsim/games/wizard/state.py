@@ -50,7 +50,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from cardsim import audit
+import cardsim.audit as audit
 from cardsim.cards import bit, lowest_card, nth_card, popcount
 from cardsim.deal import deal_hands, seat_after
 from cardsim.decisions import BID, CARD, DONE, TRUMP
