@@ -191,7 +191,8 @@ def _side_by_side(chosen: list[Game], strong: bool, replay: bool, show: bool, sa
     lock = threading.Lock()
     results: dict[str, list[Warmed]] = {}
     errors: list[str] = []
-    waiting = list(chosen)
+    # the longest first (their estimates), so that the processes end about together
+    waiting = sorted(chosen, key=lambda g: -sum(estimate(g.name, j.kind) or 0 for j in groups(g, strong, replay)))
 
     def follow(game: Game) -> None:
         """Start ``game``'s process, turn its events into lines, collect its groups."""
