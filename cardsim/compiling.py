@@ -281,7 +281,7 @@ def _speaker(ev: Any) -> Notice | None:
     module = _module(ev)
     if not module.startswith(("cardsim.", "bots.")):
         return None  # somebody else's kernel
-    game, kind = _kind_of(module, function, (ev.data or {}).get("args") or ())
+    game, kind = _kind_of(module, function, (ev.data or {}).get("args") or (), _callers())
     if game:
         notice = Notice(batch_what(game, kind), estimate(game, kind))
     else:
@@ -296,9 +296,10 @@ def _speaker(ev: Any) -> Notice | None:
     return notice
 
 
-def _kind_of(module: str, function: Any, args: tuple) -> tuple[str | None, str]:
-    """(game, ``ESTIMATES`` kind) of a kernel compiled outside any notice, from its module and argument types:
-    a game's advice kernels, its batch kernel (a direct ``Game.batch``), else its state machine's (``Round``)."""
+def _kind_of(module: str, function: Any, args: tuple, callers: tuple[str, ...] = ()) -> tuple[str | None, str]:
+    """(game, ``ESTIMATES`` kind) of a kernel compiled outside any notice, from its module, its argument types and
+    the modules calling it (``callers``, innermost first): a game's advice kernels (or a kernel the advice calls),
+    its batch kernel (a direct ``Game.batch``), else its state machine's (``Round``)."""
     parts = module.split(".")
     if parts[:2] == ["cardsim", "games"] and len(parts) == 4:
         game = parts[2]
@@ -312,11 +313,23 @@ def _kind_of(module: str, function: Any, args: tuple) -> tuple[str | None, str]:
     typed = dict(zip(code.co_varnames[: code.co_argcount], args, strict=False))
     given = {name for name, t in typed.items() if not isinstance(t, (types.NoneType, types.Omitted))}
     strong, check = "strong_bots" in given, "checks" in given
-    if parts[-1] == "advise":
+    if parts[-1] == "advise" or f"cardsim.games.{game}.advise" in callers:
         return game, "strong advice" if strong else "advice"
     if function.__name__ == "simulate_games":
         return game, f"{'strong ' if strong else ''}{'check' if check else ''}".strip() or "fast"
     return game, "round"
+
+
+def _callers() -> tuple[str, ...]:
+    """The modules of the Python frames calling into numba now, innermost first (a compile is rare: the walk is
+    cheap enough)."""
+    frame, found = sys._getframe(1), []
+    while frame is not None:
+        name = frame.f_globals.get("__name__") or ""
+        if not name.startswith(("numba", "cardsim.compiling")) and name not in found:
+            found.append(name)
+        frame = frame.f_back
+    return tuple(found)
 
 
 def install() -> None:

@@ -55,6 +55,7 @@ class Warmed:
 
 
 def _batch(game: Game, bot: str) -> None:
+    """The engine's and the runner's preparation of single rounds and whole games, with rows."""
     from cardsim.engine import prepare
     from cardsim.runner import experiment, prepare_chunks
 
@@ -68,6 +69,7 @@ def _batch(game: Game, bot: str) -> None:
 
 
 def _replay(game: Game, bot: str) -> None:
+    """A single round and a game's round replayed: the Python driver with compiled bots."""
     from cardsim.engine import replay
 
     bots = [bot] + ["random"] * (game.seats() - 1)
@@ -76,6 +78,7 @@ def _replay(game: Game, bot: str) -> None:
 
 
 def _round(game: Game, bot: str) -> None:
+    """A Match's first round played through ``Round``, asking for what a Python bot is shown at every step."""
     from cardsim.round import new_game
 
     match = new_game(game)
@@ -89,9 +92,11 @@ def _round(game: Game, bot: str) -> None:
 
 
 def _advice(game: Game, bot: str) -> None:
+    """A bid table of a few hands with one completion each: the advice's kernels and what deals its hands (which
+    depends on the cards: hand 7 of seed 0 turns a Wizard, whose trump the dealer's bot names)."""
     from cardsim.advise import bid_table
 
-    bid_table(game.name, hands=1, samples=1, bots=[bot] + ["heuristic"] * (game.seats() - 1))
+    bid_table(game.name, hands=16, samples=1, bots=[bot] + ["heuristic"] * (game.seats() - 1))
 
 
 JOBS = (
@@ -189,7 +194,8 @@ def _side_by_side(chosen: list[Game], strong: bool, replay: bool, show: bool, sa
     lock = threading.Lock()
     results: dict[str, list[Warmed]] = {}
     errors: list[str] = []
-    waiting = list(chosen)
+    # the longest first (their estimates), so that the processes end about together
+    waiting = sorted(chosen, key=lambda g: -sum(estimate(g.name, j.kind) or 0 for j in groups(g, strong, replay)))
 
     def follow(game: Game) -> None:
         """Start ``game``'s process, turn its events into lines, collect its groups."""
@@ -201,7 +207,10 @@ def _side_by_side(chosen: list[Game], strong: bool, replay: bool, show: bool, sa
         line, began = None, [time.perf_counter()]
         done: list[Warmed] = []
         for raw in child.stdout:
-            event = json.loads(raw)
+            try:
+                event = json.loads(raw)
+            except ValueError:
+                continue  # not one of ours (something a library printed)
             job = next(j for j in JOBS if j.kind == event["kind"])
             text, running = _text(game.name, job)
             with lock:

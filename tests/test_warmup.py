@@ -162,6 +162,8 @@ def test_kernels_compiled_outside_any_notice_are_named_from_their_module(capsys)
     assert compiling._kind_of("cardsim.games.callpartner.play", simulate_games, batch) == ("callpartner", "check")
     assert compiling._kind_of("cardsim.games.differenzler.state", advice, ()) == ("differenzler", "round")
     assert compiling._kind_of("bots.wizard_strong", advice, ()) == ("wizard", "round")
+    called_by_advice = ("cardsim.games.wizard.advise", "cardsim.advise")  # a bot's kernel the bid table calls
+    assert compiling._kind_of("bots.wizard", advice, (), called_by_advice) == ("wizard", "advice")
     assert compiling._kind_of("tests.test_warmup", advice, ()) == (None, "")
 
     @njit
