@@ -14,20 +14,20 @@ import os
 import sys
 from contextlib import ExitStack
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numba
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
+import cardsim.rows as rows
 from cardsim.analysis import Summary
 from cardsim.compiling import batch_notice, batch_what, estimate, notice
 from cardsim.errors import CardsimError
 from cardsim.games import Game, get_game
 from cardsim.options import rules_text
 from cardsim.outputs import check_output_file
-from cardsim.results import for_arithmetic
 from cardsim.rng import check_index, check_seed, resolve_seed
 
 ROUNDS_PER_CHUNK = 1 << 18
@@ -119,8 +119,8 @@ def simulate(
     numba.set_num_threads(threads)
     prepare(game, rule_set, lineup, games_mode, check, rows_wanted)
     summary = Summary(lineup.names, game.score, games_mode)
-    constants = {"game": game.name, "rules": rules_text(rule_set), "seed": seed}
-    writer = _ParquetWriter(Path(out)) if out else None
+    rules_used = rules_text(rule_set)
+    writer = rows.Writer(out) if out else None
     kept = []
     bar = progress_bar(units, "games" if games_mode else "rounds", progress)
     announce = ExitStack()  # a Python bot's driver compiles the kernels it calls as it first calls them
@@ -132,11 +132,11 @@ def simulate(
             batch = game.run(rule_set, lineup, seed, start, count, games_mode, check)
             summary.add(batch, game.rates(batch))
             if rows_wanted:
-                frame = _frame(batch.rows(), constants, lineup.names, game.categories)
+                table = rows.table(batch, game, rules_used, seed, lineup.names)
                 if writer:
-                    writer.write(frame)
+                    writer.write(table)
                 if keep_rows:
-                    kept.append(frame)
+                    kept.append(table)
             if bar:
                 bar.update(count)
         if writer:
@@ -147,13 +147,13 @@ def simulate(
             bar.close()
         if writer:
             writer.abort()
-    rows_frame = pd.concat(kept, ignore_index=True) if keep_rows else None
-    return Result(game.name, constants["rules"], seed, summary.table(), rows_frame)
+    rows_frame = pa.concat_tables(kept).to_pandas() if keep_rows else None
+    return Result(game.name, rules_used, seed, summary.table(), rows_frame)
 
 
-def prepare(game: Game, rules: Any, lineup: Any, games: bool, check: bool = False, rows: bool = False) -> None:
+def prepare(game: Game, rules: Any, lineup: Any, games: bool, check: bool = False, tidy: bool = False) -> None:
     """Compile, or load from the cache, the kernels a run of ``lineup`` calls, before it starts and its progress
-    bar shows: the game's batch kernel on zero units, and what summarises a batch (``rows``: and turns it into
+    bar shows: the game's batch kernel on zero units, and what summarises a batch (``tidy``: and turns it into
     rows), saying so on stderr when they compile (``cardsim.compiling``). A lineup with a Python bot has nothing
     to prepare: its driver compiles the kernels it calls as it first calls them."""
     if not lineup.compiled:
@@ -161,58 +161,8 @@ def prepare(game: Game, rules: Any, lineup: Any, games: bool, check: bool = Fals
     with batch_notice(game.name, lineup, check):
         batch = game.run(rules, lineup, 0, 0, 0, games, check)
         Summary(lineup.names, game.score, games).add(batch, game.rates(batch))
-        if rows:
+        if tidy:
             batch.rows()
-
-
-def _frame(rows: dict[str, np.ndarray], constants: dict, bots: tuple[str, ...], categories: dict) -> pd.DataFrame:
-    """Rows as a tidy DataFrame: constant columns first, card and bot codes as categoricals."""
-    n = len(rows["seat"])
-    data: dict[str, Any] = {k: pd.Categorical.from_codes(np.zeros(n, np.int8), [v]) for k, v in constants.items()
-                            if k != "seed"}  # fmt: skip
-    data["seed"] = np.full(n, constants["seed"], np.uint64)
-    for name, values in rows.items():
-        if name == "seat":
-            names = list(dict.fromkeys(bots))
-            codes = np.array([names.index(b) for b in bots], np.int8)
-            data["seat"] = for_arithmetic(values)
-            data["bot"] = pd.Categorical.from_codes(codes[values.astype(np.intp)], names)
-        elif name in categories:
-            data[name] = pd.Categorical.from_codes(values.astype(np.int16), categories[name])
-        else:
-            data[name] = for_arithmetic(values)
-    return pd.DataFrame(data)
-
-
-class _ParquetWriter:
-    """Appends chunks to ``path`` via a temporary file; the file appears only when complete."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.tmp = path.with_name(path.name + ".partial")
-        self.writer = None
-
-    def write(self, frame: pd.DataFrame) -> None:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        table = pa.Table.from_pandas(frame, preserve_index=False)
-        if self.writer is None:
-            self.writer = pq.ParquetWriter(self.tmp, table.schema, compression="zstd")
-        self.writer.write_table(table.cast(self.writer.schema))
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-            self.writer = None
-            os.replace(self.tmp, self.path)
-
-    def abort(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-            self.writer = None
-        if self.tmp.exists():
-            self.tmp.unlink()
 
 
 def progress_bar(total: int, unit: str, show: bool | None):

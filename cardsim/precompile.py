@@ -63,7 +63,7 @@ def _batch(game: Game, bot: str) -> None:
     seats = game.seats(rules)
     lineup = game.lineup([bot] + ["heuristic"] + ["random"] * (seats - 2), rules)
     for games in (False, True):
-        prepare(game, rules, lineup, games, rows=True)
+        prepare(game, rules, lineup, games, tidy=True)
         prepare_chunks(experiment(game.name, list(lineup.names), rounds=None if games else 1,
                                   games=1 if games else None))  # fmt: skip
 

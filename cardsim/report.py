@@ -88,8 +88,9 @@ def write_report(outcome: Outcome) -> Path:
     if len(pairs):
         text += ["## Pairwise differences (bot minus opponent)", "", markdown_table(pairs), ""]
     text += ["## Figures", ""] + [f"![{n}](figures/{n})" for n in names] + [""]
-    text += ["Rows: `rows/*.parquet`, a Parquet dataset with seats as columns (`cardsim.runner.load_rows` checks "
-             "it and gives one row per seat); standings: `bots.parquet`, `pairs.parquet`.", ""]  # fmt: skip
+    text += ["Rows: `rows/*.parquet`, a Parquet dataset of one row per round, rotation and seat (any Parquet reader; "
+             "`cardsim.runner.load_rows` checks every chunk first); standings: `bots.parquet`, `pairs.parquet`.",
+             ""]  # fmt: skip
     path = folder / "summary.md"
     path.write_text("\n".join(text))
     return path

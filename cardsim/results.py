@@ -58,17 +58,26 @@ class Batch:
         return _win_shares(self.game_totals, self.higher_is_better)
 
     def rows(self) -> dict[str, np.ndarray]:
-        """Tidy columns, one row per (round, seat); games add ``game_no``, ``game_total``, ``game_win``."""
+        """Tidy columns, one row per (round, seat) in (unit, round, seat) order; games add ``game_no``,
+        ``game_total``, ``game_win``. Per-seat values of complete batches are views (no copy)."""
         seats = self.per_seat[self.score].shape[2]
-        unit, rnd = np.nonzero(self.valid)
-        cols = {"round": np.repeat(rnd if self.games else self.start + unit, seats).astype(np.int64)}
+        unit = np.repeat(np.arange(len(self.played)), self.played)  # each played round's unit
+
+        def played(values: np.ndarray) -> np.ndarray:  # values[unit, round, ...] of the played rounds, in row order
+            return values.reshape(unit.size, *values.shape[2:]) if self.complete else values[self.valid]
+
+        if self.games:  # the round within its game: the row's place after its unit's first row
+            rnd = np.arange(unit.size) - np.repeat(np.cumsum(self.played) - self.played, self.played)
+        else:
+            rnd = self.start + unit
+        cols = {"round": np.repeat(rnd, seats)}  # int64, as rnd
         cols["seat"] = np.tile(np.arange(seats, dtype=np.int8), unit.size)
-        cols.update({name: np.repeat(values[unit, rnd], seats) for name, values in self.per_round.items()})
-        cols.update({name: values[unit, rnd].ravel() for name, values in self.per_seat.items()})
+        cols.update({name: np.repeat(played(values), seats) for name, values in self.per_round.items()})
+        cols.update({name: played(values).reshape(-1) for name, values in self.per_seat.items()})
         if not self.games:
             return cols
         return {
-            "game_no": np.repeat(self.start + unit, seats).astype(np.int64),
+            "game_no": np.repeat(self.start + unit, seats),
             **cols,
             "game_total": self.game_totals[unit].ravel(),
             "game_win": self.game_wins()[unit].ravel(),
@@ -85,12 +94,6 @@ def check_counts(check: bool, units: int) -> np.ndarray | None:
 def checked(checks: np.ndarray | None) -> int:
     """``Batch.checked``: the steps a batch kernel checked (None: nothing checked)."""
     return 0 if checks is None else int(checks[:, audit.STEPS].sum())
-
-
-def for_arithmetic(values: np.ndarray) -> np.ndarray:
-    """A public row column in a dtype safe for a user's arithmetic: int8 widens to int16 (``20 + 10 * tricks`` wraps
-    in int8 from 13 tricks on). The kernels and the runner's chunks keep int8 to save memory and bytes."""
-    return values.astype(np.int16) if values.dtype == np.int8 else values
 
 
 @njit(cache=True)

@@ -4,13 +4,11 @@ An experiment (``Experiment``: game, rules, lineup, seed, size, seat
 rotations, chunk size, code version) lives in a results folder::
 
     config.json                      the experiment; a resume must match it
-    rows/chunk-000000.parquet        rows of chunk 0: one row per round and rotation, per-seat values as columns
+    rows/chunk-000000.parquet        the tidy rows of chunk 0: one per round, rotation and seat (``cardsim.rows``)
     checks/chunk-000000.json         its statistics, its size and the CRC-32 of the Parquet file
 
-``rows/`` is a plain Parquet dataset: pandas, pyarrow, duckdb or polars read it without cardsim (hidden
-``.partial`` files are skipped by all of them). ``load_rows`` checks every chunk and gives the tidy rows (one per
-seat). Tidy rows on disk (four times the rows to encode) cost the runner about twice the bare engine's time on
-two cores; the wide rows hold the same values, every column included.
+``rows/`` is a plain Parquet dataset: pandas, pyarrow, duckdb or polars read the same rows as ``load_rows``
+(which checks every chunk first) without cardsim; hidden ``.partial`` files are skipped by all of them.
 
 A chunk's files appear only when complete (written to a hidden temporary
 file, then renamed), the Parquet file first. On ``resume`` every chunk whose
@@ -40,10 +38,11 @@ from pathlib import Path
 from typing import Any
 
 import numba
-import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 
 import cardsim
+import cardsim.rows as rows
 from cardsim.compiling import batch_notice
 from cardsim.engine import check_positive, check_size, check_threads, max_threads, progress_bar
 from cardsim.errors import CardsimError
@@ -52,11 +51,11 @@ from cardsim.kernel_cache import source_digest
 from cardsim.lineup import bot_sources, is_python_bot, use_bot_sources
 from cardsim.options import rules_text
 from cardsim.outputs import check_output_folder
-from cardsim.results import Batch, for_arithmetic
+from cardsim.results import Batch
 from cardsim.rng import resolve_seed
 from cardsim.tournament import DealStats, Standings, rotated, standings
 
-FORMAT = 2  # 2: rows/ (every column) and checks/ (1: chunks/ held both, without the derived columns)
+FORMAT = 3  # 3: tidy rows in rows/ (2: seats as columns; 1: chunks/ held rows and sidecars)
 ROUNDS_PER_CHUNK = 1 << 20  # rounds of all rotations together: fewer kernel calls (measured: 1<<18 costs ~7% more)
 GAMES_PER_CHUNK = 1 << 12
 # Slow bots get small chunks, so that progress and resume stay fine-grained: Python bots (about 1 ms a round) and
@@ -65,11 +64,6 @@ PYTHON_BOT_UNITS_PER_CHUNK = 64
 STRONG_BOT_UNITS_PER_CHUNK = 1024
 WORKER_CHECK_S = 5.0  # while no chunk arrives, look this often whether the Dask cluster still has a worker
 NO_WORKER_TIMEOUT_S = 120.0  # and give up after this long without one (every worker died, none came back)
-PARQUET_OPTIONS = {  # numbers are also byte-stream split: with lz4 that is both small and cheap to write
-    "compression": "lz4",
-    "use_dictionary": False,
-    "write_statistics": False,
-}
 PARALLEL_CHUNK = 4  # kernel work items a thread takes at a time: threads sharing a core with the writer fall behind
 _KERNEL_LOCK = threading.Lock()  # one batch kernel at a time per process (numba's thread pool is not reentrant)
 
@@ -149,65 +143,50 @@ def code_version(bots: tuple[str, ...]) -> str:
 # ---------------------------------------------------------------- one chunk: simulate, summarise, encode
 
 
-def simulate_chunk(exp: Experiment, index: int, played: Callable[[int], None] | None = None, check: bool = False
-                   ) -> list[Batch]:  # fmt: skip
-    """The chunk's deals played in every rotation (the compiled kernel, on this process's numba threads);
-    ``played(units)`` is told after each rotation (the progress bar moves within a chunk); ``check``: every step's
-    round invariants are checked too (``--check``)."""
+def play_rotations(exp: Experiment, index: int, check: bool = False) -> Iterator[Batch]:
+    """The chunk's deals played in each rotation in turn, each batch as soon as it is played (the compiled kernel,
+    on this process's numba threads); ``check``: every step's round invariants are checked too (``--check``)."""
     front, rule_set = get_game(exp.game), exp.rule_set()
     start, count = exp.chunk_range(index)
-    batches = []
     for rotation in range(exp.rotations):
         lineup = front.lineup(list(rotated(exp.bots, rotation)), rule_set)
         try:
             with _KERNEL_LOCK, numba.parallel_chunksize(PARALLEL_CHUNK):
-                batches.append(front.run(rule_set, lineup, exp.seed, start, count, exp.games, check))
+                batch = front.run(rule_set, lineup, exp.seed, start, count, exp.games, check)
         except CardsimError as error:  # a bot's error: say in which seating of the duplicate deals
             raise CardsimError(f"{error} (rotation {rotation}: seats {', '.join(lineup.names)})") from None
-        if played:
-            played(count)
-    return batches
+        yield batch
+
+
+class ChunkRows:
+    """A chunk's tidy rows (``cardsim.rows``: one row per round, rotation and seat) as Parquet, one rotation's
+    batch at a time (``add``, in rotation order: the runner's writer encodes one while the kernel plays the
+    next), and its statistics (``finish``)."""
+
+    def __init__(self, exp: Experiment) -> None:
+        self.exp, self.front = exp, get_game(exp.game)
+        self.names = list(dict.fromkeys(exp.bots))
+        self.batches: list[Batch] = []
+        self.encoder = rows.Encoder()
+
+    def add(self, batch: Batch) -> None:
+        rotation = len(self.batches)
+        self.encoder.write(rows.table(batch, self.front, self.exp.rules, self.exp.seed,
+                                      rotated(self.exp.bots, rotation), names=self.names, rotation=rotation))
+        self.batches.append(batch)
+
+    def finish(self) -> tuple[bytes, DealStats]:
+        """The Parquet bytes and the statistics of the chunk, once every rotation was added."""
+        assert len(self.batches) == self.exp.rotations, "a rotation is missing"
+        return self.encoder.finish(), DealStats.of_batches(self.front, self.batches, self.exp.bots)
 
 
 def encode_chunk(exp: Experiment, batches: list[Batch]) -> tuple[bytes, DealStats]:
-    """A chunk's rows as Parquet bytes (one row per round and rotation, per-seat values as ``<value>_<seat>``
-    columns: every column of the tidy rows, four times fewer rows to encode) and its statistics."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    front = get_game(exp.game)
-    stats = DealStats.of_batches(front, batches, exp.bots)
-    tables = [pa.table(_wide_columns(batch, rotation)) for rotation, batch in enumerate(batches)]
-    sink = pa.BufferOutputStream()
-    table = pa.concat_tables(tables)
-    split = [f.name for f in table.schema if pa.types.is_integer(f.type) or pa.types.is_floating(f.type)]
-    pq.write_table(table, sink, use_byte_stream_split=split, **PARQUET_OPTIONS)
-    return sink.getvalue().to_pybytes(), stats
-
-
-def _wide_columns(batch: Batch, rotation: int) -> dict[str, np.ndarray]:
-    """One entry per played round: its unit, round, rotation, per-round values and ``<value>_<seat>`` columns."""
-    if batch.games:
-        unit, rnd = np.nonzero(batch.valid)
-        cols = {"game_no": batch.start + unit, "round": rnd}
-    else:  # single rounds: every unit is one round, no gather needed
-        unit, rnd = np.arange(len(batch.played)), None
-        cols = {"round": batch.start + unit}
-    cols = {k: v.astype(np.int64) for k, v in cols.items()}
-    cols["rotation"] = np.full(unit.size, rotation, np.int8)
-    cols.update({name: _played(values, unit, rnd) for name, values in batch.per_round.items()})
-    seats = batch.per_seat[batch.score].shape[2]
-    per_seat = {name: _played(values, unit, rnd) for name, values in batch.per_seat.items()}
-    if batch.games:
-        per_seat.update(game_total=batch.game_totals[unit], game_win=batch.game_wins()[unit])
-    for name, played in per_seat.items():
-        cols.update({f"{name}_{s}": np.ascontiguousarray(played[:, s]) for s in range(seats)})
-    return cols
-
-
-def _played(values: np.ndarray, unit: np.ndarray, rnd: np.ndarray | None) -> np.ndarray:
-    """``values[unit, round, ...]`` of the played rounds in row order (``rnd`` None: single rounds, all played)."""
-    return values[:, 0] if rnd is None else values[unit, rnd]
+    """A chunk's rows as Parquet bytes and its statistics: ``batches[r]`` holds its deals played in rotation r."""
+    chunk = ChunkRows(exp)
+    for batch in batches:
+        chunk.add(batch)
+    return chunk.finish()
 
 
 def _chunk_task(exp: Experiment, index: int, threads: int | None, sources: dict[str, str], check: bool
@@ -216,7 +195,7 @@ def _chunk_task(exp: Experiment, index: int, threads: int | None, sources: dict[
     ``sources``: the Python bot files of the lineup (``lineup.bot_sources``), wherever the worker runs."""
     use_bot_sources(sources)
     numba.set_num_threads(min(threads or max_threads(), max_threads()))
-    data, stats = encode_chunk(exp, simulate_chunk(exp, index, check=check))
+    data, stats = encode_chunk(exp, list(play_rotations(exp, index, check)))
     return index, data, stats.to_json()
 
 
@@ -244,10 +223,18 @@ class ResultsFolder:
     def read_config(self) -> Experiment:
         try:
             data = json.loads(self.config_path.read_text())
-            if data.pop("format") != FORMAT:
-                raise ValueError(f"format {data.get('format')} is not {FORMAT}")
+            written = data.pop("format")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise CardsimError(
+                f"{self.config_path} is unreadable ({type(exc).__name__}: {exc}); it is not a cardsim results "
+                "folder or it is damaged: use another --out folder"
+            ) from None
+        if written != FORMAT:
+            raise CardsimError(f"{self.path} holds results format {written!r}, written by another version of cardsim "
+                               f"(this one reads format {FORMAT}); run the experiment again into another --out folder")
+        try:
             return Experiment(**{**data, "bots": tuple(data["bots"])})
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError) as exc:
             raise CardsimError(
                 f"{self.config_path} is unreadable ({type(exc).__name__}: {exc}); it is not a cardsim results "
                 "folder or it is damaged: use another --out folder"
@@ -464,22 +451,29 @@ def _run_missing(exp: Experiment, folder: ResultsFolder, threads: int, cluster, 
 
 def _run_local(exp: Experiment, folder: ResultsFolder, todo: list[int], threads: int, record, played,
                check: bool) -> None:  # fmt: skip
-    """Simulate chunk by chunk on all cores; each finished chunk is encoded and written in the background.
+    """Simulate chunk by chunk on all cores; each rotation of a chunk is encoded in the background while the next
+    is played, and each finished chunk written there too.
     ``played(rounds)`` moves the progress bar after each rotation of a chunk (None: no bar)."""
     numba.set_num_threads(threads)
 
-    def store(index: int, batches: list[Batch]) -> tuple[int, DealStats]:
-        data, stats = encode_chunk(exp, batches)
+    def store(index: int, chunk: ChunkRows, added: list) -> tuple[int, DealStats]:
+        for rotation in added:  # a rotation that failed to encode fails its chunk
+            rotation.result()
+        data, stats = chunk.finish()
         folder.store(exp, index, data, stats)
         return index, stats
 
-    with ThreadPoolExecutor(max_workers=1) as writer:
+    with ThreadPoolExecutor(max_workers=1) as writer:  # encodes each rotation while the kernel plays the next
         pending = None
         for index in todo:
-            batches = simulate_chunk(exp, index, played, check)
+            chunk, added = ChunkRows(exp), []
+            for batch in play_rotations(exp, index, check):
+                added.append(writer.submit(chunk.add, batch))
+                if played:
+                    played(len(batch.played))
             if pending is not None:
                 record(*pending.result(), counted=played is not None)
-            pending = writer.submit(store, index, batches)
+            pending = writer.submit(store, index, chunk, added)
         if pending is not None:
             record(*pending.result(), counted=played is not None)
 
@@ -559,50 +553,11 @@ def iter_rows(out: str | os.PathLike) -> Iterator[pd.DataFrame]:
     """The tidy rows of a complete results folder, chunk by chunk: one row per (round, rotation, seat)
     with the columns of ``simulate(..., keep_rows=True)`` plus ``rotation``. Chunks are checked first."""
     outcome = load(out)
-    exp, folder = outcome.experiment, ResultsFolder(out)
-    front = get_game(exp.game)
-    for index in range(exp.chunks):
-        yield _tidy(pd.read_parquet(folder.parquet(index)), exp, front)
+    folder = ResultsFolder(out)
+    for index in range(outcome.experiment.chunks):
+        yield pq.read_table(folder.parquet(index)).to_pandas()
 
 
 def load_rows(out: str | os.PathLike) -> pd.DataFrame:
     """All tidy rows of a complete results folder (see ``iter_rows``; for large runs iterate instead)."""
     return pd.concat(iter_rows(out), ignore_index=True)
-
-
-def _tidy(wide: pd.DataFrame, exp: Experiment, front) -> pd.DataFrame:
-    """Wide chunk rows (seats as columns) as one row per seat, with the constant columns, bot names and
-    categories labelled."""
-    seats = len(exp.bots)
-    per_seat = _per_seat_names(wide, seats)
-    shared = [c for c in wide.columns if c.rpartition("_")[0] not in per_seat]
-    n = len(wide)
-    data: dict[str, Any] = {
-        "game": pd.Categorical.from_codes(np.zeros(n * seats, np.int8), [exp.game]),
-        "rules": pd.Categorical.from_codes(np.zeros(n * seats, np.int8), [exp.rules]),
-        "seed": np.full(n * seats, exp.seed, np.uint64),
-    }
-    for column in shared:
-        data[column] = for_arithmetic(np.repeat(wide[column].to_numpy(), seats))
-        if column == "rotation":
-            data["seat"] = np.tile(np.arange(seats, dtype=np.int16), n)
-            names = list(dict.fromkeys(exp.bots))
-            lineups = np.array([[names.index(b) for b in rotated(exp.bots, r)] for r in range(exp.rotations)])
-            codes = lineups[data["rotation"].astype(np.intp), data["seat"].astype(np.intp)]
-            data["bot"] = pd.Categorical.from_codes(codes.astype(np.int8), names)
-    for name in per_seat:
-        data[name] = for_arithmetic(np.column_stack([wide[f"{name}_{s}"].to_numpy() for s in range(seats)]).ravel())
-    for name, labels in front.categories.items():
-        if name in data:
-            data[name] = pd.Categorical.from_codes(data[name].astype(np.int16), labels)
-    return pd.DataFrame(data)
-
-
-def _per_seat_names(wide: pd.DataFrame, seats: int) -> list[str]:
-    """Per-seat value names in column order: ``points_0 .. points_3`` -> ``points``."""
-    names = []
-    for column in wide.columns:
-        name, _, seat = column.rpartition("_")
-        if seat == "0" and all(f"{name}_{s}" in wide.columns for s in range(seats)):
-            names.append(name)
-    return names

@@ -17,6 +17,7 @@ from cardsim import CardsimError, new_round, replay, simulate
 from cardsim.cards import JASS36
 from cardsim.cli import main
 from cardsim.driver import card_names
+from cardsim.games import get_game
 
 LINEUP = "heuristic,random,random,random"
 EXAMPLES = "bots/examples.py"
@@ -75,6 +76,20 @@ def test_parquet_has_the_documented_columns(tmp_path):
     assert list(rows["bot"][:4]) == LINEUP.split(",")
     assert (rows["trump_card"].astype(str).str[0] == rows["trump"].astype(str)).all()
     assert not (tmp_path / "rounds.parquet.partial").exists()
+
+
+@pytest.mark.parametrize("game, settings", [("differenzler", {}), ("wizard", {"rules": {"cards": 15}}),
+                                            ("wizard", {"games": 3}), ("callpartner", {})])  # fmt: skip
+def test_out_and_keep_rows_give_the_same_tidy_rows_with_empty_categories_as_missing(game, settings, tmp_path):
+    """One row schema (``cardsim.rows``) for every output: the file reads back as the kept rows, names as
+    categories, an empty trump card (Wizard's last round: no card left) as missing."""
+    size = {} if "games" in settings else {"rounds": 60}
+    kept = simulate(game, "heuristic", seed=5, keep_rows=True, out=tmp_path / "r.parquet", **size, **settings).rows
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "r.parquet"), kept)
+    for name in ("game", "rules", "bot", *get_game(game).categories):
+        assert kept[name].dtype == "category", name
+    if game == "wizard" and "rules" in settings:
+        assert kept["trump_card"].isna().all() and kept["trump"].isna().all()
 
 
 def test_replay_equals_the_simulated_rows():

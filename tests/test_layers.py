@@ -22,7 +22,7 @@ LAYERS = [
     ("state", ["cardsim.games.*.state"]),
     ("bots", ["bots.*"]),
     ("drivers", ["cardsim.games.*.play", "cardsim.driver"]),
-    ("game", ["cardsim.games", "cardsim.games.*.game", "cardsim.results"]),
+    ("game", ["cardsim.games", "cardsim.games.*.game", "cardsim.results", "cardsim.rows"]),
     ("tools", ["cardsim.games.*.advise", "cardsim.round", "cardsim.engine", "cardsim.runner", "cardsim.tournament",
                "cardsim.analysis", "cardsim.plots", "cardsim.report", "cardsim.advise", "cardsim.cli",
                "cardsim.precompile", "cardsim"]),

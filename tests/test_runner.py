@@ -63,22 +63,26 @@ def test_rotation_zero_rows_are_the_engines_rows(tmp_path):
     pd.testing.assert_frame_equal(mine, plain)
 
 
-def test_the_rows_folder_is_a_parquet_dataset_that_pandas_and_pyarrow_read_with_every_column(reference):
+def test_the_rows_folder_is_a_dataset_of_the_tidy_rows_that_pandas_pyarrow_and_duckdb_read_as_load_rows(reference):
     """Issue 13.10: ``pd.read_parquet("results/wiz/chunks")`` failed (JSON sidecars among the chunk files), and
-    the chunks lacked the columns that follow by the rules (Differenzler's penalty and trump). ``rows/`` is now a
-    plain dataset of one row per (round, rotation) with every value: seat s's are the ``<value>_<s>`` columns."""
+    the chunks held seats as columns without the derived columns. ``rows/`` now holds the documented tidy rows
+    themselves: ordinary tools read the same rows, in the same types, as ``load_rows``."""
+    import duckdb
     import pyarrow.dataset as ds
 
     folder, _ = reference
     rows = runner.load_rows(folder)
-    for wide in (pd.read_parquet(folder / "rows"), ds.dataset(folder / "rows").to_table().to_pandas()):
-        assert len(wide) == 1500 * 4 and len(rows) == 1500 * 4 * 4
-        for seat in range(4):
-            mine = rows[rows["seat"] == seat].reset_index(drop=True)
-            for name in ("prediction", "points", "penalty"):
-                np.testing.assert_array_equal(wide[f"{name}_{seat}"], mine[name], err_msg=name)
-            np.testing.assert_array_equal(wide["trump"], mine["trump"].cat.codes)
-            np.testing.assert_array_equal(wide[["round", "rotation"]], mine[["round", "rotation"]])
+    assert len(rows) == 1500 * 4 * 4 and list(rows.columns[:8]) == ["game", "rules", "seed", "round", "rotation",
+                                                                     "seat", "bot", "first_hand"]  # fmt: skip
+    assert [name for name in rows if rows[name].dtype == "category"] == ["game", "rules", "bot", "trump_card", "trump"]
+    for other in (pd.read_parquet(folder / "rows"), ds.dataset(folder / "rows").to_table().to_pandas()):
+        pd.testing.assert_frame_equal(other, rows)
+    sql = duckdb.sql(f"select * from '{folder}/rows/*.parquet' order by rotation, round, seat").df()
+    ordered = rows.sort_values(["rotation", "round", "seat"], ignore_index=True)
+    for name in rows.columns:  # duckdb's own types (strings for categories), the same values
+        np.testing.assert_array_equal(sql[name].astype(str), ordered[name].astype(str), err_msg=name)
+    total = duckdb.sql(f"select bot, sum(penalty) from '{folder}/rows/*.parquet' group by bot order by bot").fetchall()
+    assert total == sorted(rows.groupby("bot", observed=True)["penalty"].sum().items())
 
 
 def test_every_rotation_plays_the_same_deals_with_the_bots_moved_on(tmp_path):
@@ -195,6 +199,19 @@ def test_resume_refuses_another_experiment_and_says_what_differs(reference):
         runner.run(small(bots="random"), folder, resume=True, progress=False)
     with pytest.raises(CardsimError, match="already holds an experiment; add --resume"):
         runner.run(small(), folder, progress=False)
+
+
+def test_a_folder_of_an_older_results_format_is_named_as_such_not_called_damaged(reference, tmp_path, capsys):
+    """Results format 3 holds tidy rows; a format 2 folder (seats as columns) was read as 'format None is not 2'."""
+    import shutil
+
+    folder = shutil.copytree(reference[0], tmp_path / "old")
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, "format": 2}))
+    with pytest.raises(CardsimError, match=r"holds results format 2, written by another version .*reads format 3"):
+        runner.load_rows(folder)
+    assert main(["tournament", "differenzler", "--rounds", "1500", "--out", str(folder), "--resume"]) == 2
+    assert "results format 2" in capsys.readouterr().err
 
 
 def test_bad_folders_and_inputs_get_one_clear_message(tmp_path, capsys):

@@ -50,6 +50,7 @@ class Game(ABC):
     score: ClassVar[str]  # the per-round result column summarised per seat
     lower_is_better: ClassVar[bool]
     categories: ClassVar[dict[str, list[str]]] = {}  # int-coded columns and their labels
+    may_be_empty: ClassVar[frozenset[str]] = frozenset()  # categories whose code -1 means none (a null in the rows)
     ratios: ClassVar[dict[str, tuple[str, str]]] = {}  # name -> (rate, rate): hits of the first per hit of the second
 
     def make_rules(self, settings: dict[str, Any] | list[str] | None = None, players: int | None = None) -> Any:

@@ -78,6 +78,7 @@ class CallPartner(Game):
     score = "score"
     lower_is_better = False
     categories = {"trump": list(SUIT_LETTERS), "called_card": [FRENCH52.name_of(c) for c in range(52)]}
+    may_be_empty = frozenset(categories)  # all passed
     ratios = {"contracts_made_rate": ("made_as_declarer_rate", "declared_rate")}  # share of its contracts made
     state_module = sm
     state_type = sm.State

@@ -63,6 +63,7 @@ class Wizard(Game):
     score = "score"
     lower_is_better = False
     categories = {"trump_card": [WIZARD60.name_of(c) for c in range(60)], "trump": list(SUIT_LETTERS)}
+    may_be_empty = frozenset(categories)  # no card left to turn; no trump
 
     def batch(
         self, rules: WizardRules, lineup: Lineup, seed: int, start: int, count: int, games: bool, engine: str = "auto",

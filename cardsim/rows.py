@@ -1,0 +1,125 @@
+"""The row schema: a batch's rounds as tidy rows (one per round and seat), as an Arrow table and as Parquet.
+
+One implementation for every public output: ``simulate(keep_rows=True)`` (the table as a DataFrame),
+``simulate --out`` (one Parquet file) and the runner's ``rows/chunk-*.parquet`` (which ``load_rows``, pandas,
+pyarrow, duckdb and polars all read as the same rows). The columns, in order: ``game``, ``rules``, ``seed``,
+[``game_no``], ``round``, [``rotation``], ``seat``, ``bot``, the game's per-round and per-seat values,
+[``game_total``, ``game_win``] (``docs/experiments.md`` lists them per game).
+
+- Names (game, rules, bot, card and suit names) are Arrow dictionaries: pandas categories, written to Parquet as
+  dictionary pages without hashing a value.
+- Counts and seats are int16 or wider, so a user's arithmetic such as ``20 + 10 * tricks`` never wraps.
+- Columns that are never empty are declared non-nullable: Parquet then writes no definition levels, which
+  more than halves the cost of writing four rows per round (measured: 0.24 s against 0.09 s per million rows).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from cardsim.games import Game
+from cardsim.results import Batch
+
+PARQUET_OPTIONS = {  # lz4 over byte-stream-split numbers: small and cheap to write (a quarter of zstd's time)
+    "compression": "lz4",
+    "write_statistics": False,
+    "write_batch_size": 1 << 16,  # values handed to each column's encoder at a time (default 1024: 10-15% slower)
+}
+
+
+def table(batch: Batch, game: Game, rules: str, seed: int, seat_bots: Sequence[str], *,
+          names: Sequence[str] | None = None, rotation: int | None = None) -> pa.Table:  # fmt: skip
+    """The batch's rows, played by ``game`` under the ``rules`` text with ``seed``: ``seat_bots[s]`` is the bot in
+    seat ``s``, labelled from ``names`` (default: the distinct ``seat_bots``; give them to keep the labels equal
+    across rotations); ``rotation`` adds that column after ``round``."""
+    rows = batch.rows()
+    n = len(rows["seat"])
+    names = list(names or dict.fromkeys(seat_bots))
+    columns: dict[str, pa.Array] = {
+        "game": _labels(np.zeros(n, np.int8), [game.name]),
+        "rules": _labels(np.zeros(n, np.int8), [rules]),
+        "seed": pa.array(np.full(n, seed, np.uint64)),
+    }
+    for name, values in rows.items():
+        if name == "seat":
+            if rotation is not None:
+                columns["rotation"] = pa.array(np.full(n, rotation, np.int16))
+            columns["seat"] = pa.array(values.astype(np.int16))
+            seat_codes = np.array([names.index(b) for b in seat_bots], np.int8)
+            columns["bot"] = _labels(np.tile(seat_codes, n // len(seat_bots)), names)  # rows cycle through the seats
+        elif name in game.may_be_empty:
+            empty = values < 0
+            codes = pa.array(values, mask=empty) if empty.any() else pa.array(values)  # no null bitmap if none
+            columns[name] = pa.DictionaryArray.from_arrays(codes, game.categories[name])
+        elif name in game.categories:
+            columns[name] = _labels(values, game.categories[name])
+        else:
+            columns[name] = pa.array(values.astype(np.int16) if values.dtype == np.int8 else values)
+    fields = [pa.field(name, array.type, nullable=name in game.may_be_empty) for name, array in columns.items()]
+    return pa.Table.from_arrays(list(columns.values()), schema=pa.schema(fields))
+
+
+def _labels(codes: np.ndarray, labels: list[str]) -> pa.DictionaryArray:
+    """Names by their codes ``0 .. len(labels) - 1`` (trusted: the kernels' own codes, not checked again)."""
+    return pa.DictionaryArray.from_arrays(codes, labels, safe=False)
+
+
+def write_options(schema: pa.Schema) -> dict[str, Any]:
+    """Parquet writer options for the tables of ``table``: dictionary pages for the names, byte-stream split for
+    the numbers that vary (not the seed: lz4 alone packs a constant), lz4 for all."""
+    names = [f.name for f in schema if pa.types.is_dictionary(f.type)]
+    numbers = [f.name for f in schema if (pa.types.is_integer(f.type) or pa.types.is_floating(f.type))
+               and f.name != "seed"]  # fmt: skip
+    return {**PARQUET_OPTIONS, "use_dictionary": names, "use_byte_stream_split": numbers}
+
+
+class Encoder:
+    """Tables (one schema) appended as the row groups of one Parquet file in memory; ``finish`` gives its bytes."""
+
+    def __init__(self) -> None:
+        self.sink = pa.BufferOutputStream()
+        self.writer: pq.ParquetWriter | None = None
+
+    def write(self, rows: pa.Table) -> None:
+        if self.writer is None:
+            self.writer = pq.ParquetWriter(self.sink, rows.schema, **write_options(rows.schema))
+        self.writer.write_table(rows)
+
+    def finish(self) -> bytes:
+        assert self.writer is not None, "no rows written"
+        self.writer.close()
+        return self.sink.getvalue().to_pybytes()
+
+
+class Writer:
+    """Appends tables to the Parquet file ``path`` through the temporary file ``path.partial``: the file appears
+    only when complete (``close``); ``abort`` removes the temporary file."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self.tmp = self.path.with_name(self.path.name + ".partial")
+        self.writer: pq.ParquetWriter | None = None
+
+    def write(self, rows: pa.Table) -> None:
+        if self.writer is None:
+            self.writer = pq.ParquetWriter(self.tmp, rows.schema, **write_options(rows.schema))
+        self.writer.write_table(rows)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+            os.replace(self.tmp, self.path)
+
+    def abort(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+        self.tmp.unlink(missing_ok=True)
