@@ -2,8 +2,8 @@
 
 A lineup is written ``name,name,...`` with one entry per seat, or a single
 name for every seat. An entry is a built-in bot (``random``, ``heuristic``,
-or a strong bot with settings: ``pimc:samples=32:rollouts=2``) or a Python
-bot ``path/to/file.py:ClassName`` (see README, "Write your own bot"): a class
+or a strong bot with settings: ``ismcts:iterations=400:c=0.7``) or a Python
+bot ``path/to/file.py:ClassName`` (docs/bots.md, "Write your own bot"): a class
 with one method per decision of the game, constructed once with no arguments.
 
 The compiled kernels receive the built-in bots as one float table, a row per

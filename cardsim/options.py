@@ -100,7 +100,7 @@ def rules_text(rules: Any) -> str:
 
 
 def rules_help(cls: type) -> list[str]:
-    """One line per option: name, default, allowed values, doc (for README and --help)."""
+    """One line per option: name, default, allowed values, doc (for docs/usage.md and --help)."""
     return [
         f"{f.name} (default {f.default}; {describe_allowed(f.metadata['allowed'])}): {f.metadata['doc']}"
         for f in dataclasses.fields(cls)

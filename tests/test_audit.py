@@ -77,10 +77,10 @@ def test_differenzler_points_that_do_not_add_up_when_a_trick_closes_are_refused(
     bits, points_played = differenzler.audit_card(r, hands, points, 0, card, 0, 1, 0, *audit.load(r))  # trick 1
     audit.store(r, bits, points_played)
     if broken:
-        with pytest.raises(BotFailure, match="Differenzler round broke an invariant .*: the tricks' points add up"):
-            audit.end(r, 4, 36, "Differenzler", differenzler.CHECKS)
+        with pytest.raises(BotFailure, match="differenzler round broke an invariant .*: the tricks' points add up"):
+            audit.end(r, 4, 36, "differenzler", differenzler.CHECKS)
     else:
-        audit.end(r, 4, 36, "Differenzler", differenzler.CHECKS)
+        audit.end(r, 4, 36, "differenzler", differenzler.CHECKS)
 
 
 @pytest.mark.parametrize("won, broken", [((1, 0, 0), False), ((0, 0, 0), True), ((1, 1, 0), True)])
@@ -92,21 +92,21 @@ def test_wizard_tricks_taken_that_do_not_add_up_when_a_trick_closes_are_refused(
     bits = wizard.audit_card(r, hands, np.array(won, np.int64), 0, 0, 0, 1, 0)  # as if it closed trick 1
     audit.store(r, bits, 0)
     if broken:
-        with pytest.raises(BotFailure, match="Wizard round broke an invariant .*: the tricks taken add up"):
-            audit.end(r, 3, 3, "Wizard", wizard.CHECKS)
+        with pytest.raises(BotFailure, match="wizard round broke an invariant .*: the tricks taken add up"):
+            audit.end(r, 3, 3, "wizard", wizard.CHECKS)
     else:
-        audit.end(r, 3, 3, "Wizard", wizard.CHECKS)
+        audit.end(r, 3, 3, "wizard", wizard.CHECKS)
 
 
 def test_wizard_a_deal_holding_the_turned_card_or_a_bid_above_the_cards_is_refused():
     r = row()
     wizard.audit_deal(r, masks(0b001, 0b010, 0b100), 1, 2)
     with pytest.raises(BotFailure, match="without the turned card"):
-        audit.end(r, 3, 3, "Wizard", wizard.CHECKS)
+        audit.end(r, 3, 3, "wizard", wizard.CHECKS)
     wizard.audit_deal(r, masks(0b001, 0b010, 0b100), 1, 5)
     wizard.audit_bid(r, np.array([2, -1, -1], np.int64), 0, 1)
     with pytest.raises(BotFailure, match="the bids made are 0..CARDS"):
-        audit.end(r, 3, 3, "Wizard", wizard.CHECKS)
+        audit.end(r, 3, 3, "wizard", wizard.CHECKS)
 
 
 @pytest.mark.parametrize("taken, broken", [(None, False), (0, True)])

@@ -68,7 +68,7 @@ def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray |
     steps = 0
     while True:
         if check(s, p):
-            raise BotFailure("a call-partner round broke an invariant (--check)")
+            raise BotFailure("a callpartner round broke an invariant (--check)")
         seat = s.slots[SEAT]
         if seat < 0:
             return steps

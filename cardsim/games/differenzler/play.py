@@ -75,7 +75,7 @@ def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray |
     steps = 0
     while True:
         if check(s, p):
-            raise BotFailure("a Differenzler round broke an invariant (--check)")
+            raise BotFailure("a differenzler round broke an invariant (--check)")
         seat = to_move(s)
         if seat < 0:
             return steps
@@ -125,7 +125,7 @@ def _play_block(seed: np.uint64, start: int, p: Params, games: bool, bots: np.nd
                 row = checks[g]  # one view (each costs atomic reference counts)
                 audit_deal(row, dealt)
                 builtin.run_all(sl, hands, history, points, predictions, rng, bots, row)
-                audit.end(row, PLAYERS, PLAYERS * TRICKS, "Differenzler", CHECKS)
+                audit.end(row, PLAYERS, PLAYERS * TRICKS, "differenzler", CHECKS)
             elif strong_bots is None:
                 builtin.run_all(sl, hands, history, points, predictions, rng, bots, None)
             elif checks is not None:
