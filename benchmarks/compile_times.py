@@ -2,11 +2,15 @@
 
     python benchmarks/compile_times.py                          # every game and kind, one cold process each
     python benchmarks/compile_times.py --game wizard --kind fast --kind strong
+    python benchmarks/compile_times.py --game differenzler --kind fast --kernels 12   # and where the time goes
 
 Each (game, kind) runs in a fresh process with an empty numba cache (a temporary ``NUMBA_CACHE_DIR``) and does
 the least that compiles that kind's kernels (one round, one replay, one hand with one completion); it prints one
 JSON line per (game, kind) with the seconds numba spent compiling (``compile_s``, what the notices estimate) and
 the process's wall time (``wall_s``, imports included). Compare with ``ESTIMATES`` and update the table there.
+``--kernels N`` adds the N kernels that took longest (``kernels``): each kernel's own seconds (its compile less
+the compiles of the kernels it called, which nest inside it: numba compiles a callee on the caller's first
+compile and then links and optimises it again into the caller) and its number of specialisations (signatures).
 The machine's load changes the figures by a factor of two or more: run it on a quiet machine, and more than once.
 """
 
@@ -42,6 +46,24 @@ KINDS = {  # kind -> the call, with GAME, OTHERS (random bots for the other seat
 }
 SCRIPT = """
 import json, sys, time
+from collections import defaultdict
+from numba.core import event
+own, count, stack = defaultdict(float), defaultdict(int), []
+
+class Profile(event.Listener):  # each kernel's own compile seconds: its time less its nested callees'
+    def on_start(self, ev):
+        stack.append([time.perf_counter(), 0.0])
+    def on_end(self, ev):
+        began, nested = stack.pop()
+        took = time.perf_counter() - began
+        f = ev.data["dispatcher"].py_func
+        name = f.__module__ + "." + f.__qualname__
+        own[name] += took - nested
+        count[name] += 1
+        if stack:
+            stack[-1][1] += took
+
+event.register("numba:compile", Profile())
 began = time.perf_counter()
 from cardsim import get_game, replay, simulate
 from cardsim import precompile
@@ -52,16 +74,19 @@ OTHERS = ['random'] * (game.seats() - 1)
 STRONG = precompile.strong_bot(game)
 PYTHON_BOT = {python_bot!r}
 {call}
+top = sorted(own, key=own.get, reverse=True)[:{kernels}]
 print(json.dumps({{"compile_s": round(spent().compile, 1), "load_s": round(spent().load, 1),
-                  "wall_s": round(time.perf_counter() - began, 1)}}))
+                  "wall_s": round(time.perf_counter() - began, 1), "kernels": len(own),
+                  "specialisations": sum(count.values()),
+                  **({{"top": [[k, round(own[k], 1), count[k]] for k in top]}} if top else {{}})}}))
 """
 
 
-def measure(game: str, kind: str) -> dict:
+def measure(game: str, kind: str, kernels: int = 0) -> dict:
     """One cold process: the seconds it compiled ``kind``'s kernels of ``game`` in, and its wall time."""
     with tempfile.TemporaryDirectory(prefix="cardsim-cold-") as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
-        script = SCRIPT.format(game=game, python_bot=PYTHON_BOTS.get(game), call=KINDS[kind])
+        script = SCRIPT.format(game=game, python_bot=PYTHON_BOTS.get(game), call=KINDS[kind], kernels=kernels)
         began = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", script], env=env, cwd=ROOT, capture_output=True, text=True)
         if done.returncode:
@@ -74,13 +99,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", action="append", choices=list(GAMES), help="a game (repeatable; default all)")
     parser.add_argument("--kind", action="append", choices=list(KINDS), help="a kind (repeatable; default all)")
+    parser.add_argument("--kernels", type=int, default=0, help="also list the N kernels that took longest")
     args = parser.parse_args()
     for game in args.game or GAMES:
         for kind in args.kind or KINDS:
             skip = (kind == "strong advice" and game not in STRONG_ADVICE) or (kind == "python" and game not in
                                                                                 PYTHON_BOTS)  # fmt: skip
             if not skip:  # only Wizard's completions play strong bots; a game may have no example Python bot
-                print(json.dumps(measure(game, kind)), flush=True)
+                print(json.dumps(measure(game, kind, args.kernels)), flush=True)
 
 
 if __name__ == "__main__":

@@ -511,7 +511,7 @@ def run(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer: int = 
     (``state.audit_start``, ``state.audit_card``, ``state.audit_trick``)."""
     players = p.players
     slots, hands, points, scores, auction, log, rng = s.slots, s.hands, s.points, s.scores, s.auction, s.log, s.rng
-    stops, all_random = 0, True
+    stops, all_random = np.int64(0), True  # not the literal 0: each callee would compile for Literal[int](0) too
     for seat in range(players):
         bot = bots[seat, 0]
         if bot < 0 or (stop_strong and bot >= FIRST_STRONG):

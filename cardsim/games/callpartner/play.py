@@ -117,7 +117,7 @@ def simulate_games(
         for u in range(b * block, min(count, (b + 1) * block)):
             for seat in range(players):  # a loop: a slice assignment per unit costs more than a random bot's bid
                 totals[seat] = 0
-            d, first = 0, -1
+            d, first = np.int64(0), -1  # d not the literal 0: deal would compile for Literal[int](0) too
             while True:
                 dealer = -1 if d == 0 else (first + d) % players  # the deal rotates (C3)
                 deal(s, p, seed, start + u, d, dealer)

@@ -76,7 +76,7 @@ def run_arrays(slots, hands, dealt, bids, won, log, rng, bot_rng, pm1, bidding, 
     the built-in bots play on in ``run_builtin``, a strong seat is asked here (its State and Params rebuilt in
     the branch numba prunes when ``strong_bots`` is None) and its action applied, refused if illegal."""
     players = hands.shape[0]
-    stops = 0
+    stops = np.int64(0)  # not the literal 0: run_builtin would be compiled for Literal[int](0) too
     for seat in range(players):
         if bots[seat, 0] < 0 or (strong_bots is not None and strong_bots[seat, 0] >= builtin.MC):
             stops |= 1 << seat
@@ -178,13 +178,15 @@ def simulate_games(seed: np.uint64, start: int, p: Params, bots: np.ndarray, str
     cards; stream (seed, unit, r)). A single round is a one-round schedule. ``strong_bots``: see ``run``.
     ``checks``: None, or int64[units] that counts the steps checked (``run_checked``; none compiled for None)."""
     for block in prange((out.dealers.shape[0] + BLOCK - 1) // BLOCK):
-        _play_block(seed, start, p, bots, strong_bots, checks, out, block)  # (a prange body loses tuple-field writes)
+        _play_block(seed, start, p, bots, strong_bots, checks, out, np.int64(block))  # (see _play_block)
 
 
 @njit(cache=True)
 def _play_block(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None,
                 checks: np.ndarray | None, out: Out, block: int) -> None:  # fmt: skip
-    """The units of one work item of ``simulate_games``, on one State unpacked once (see ``state.step``)."""
+    """The units of one work item of ``simulate_games``, on one State unpacked once (see ``state.step``; a prange
+    body of its own would lose the writes into tuple fields). ``block`` comes as an int64: prange's index is
+    unsigned in the parfor and signed in the typing pass before it, and each would compile this kernel again."""
     dealers, turned, trumps, bids, tricks, points = out
     count, players = dealers.shape[0], bots.shape[0]
     s = new_state(players)
