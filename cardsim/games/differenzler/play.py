@@ -107,8 +107,9 @@ def bot_act(row: np.ndarray, s: State, p: Params) -> int:
 def _play_block(seed: np.uint64, start: int, p: Params, games: bool, bots: np.ndarray,
                 strong_bots: np.ndarray | None, checks: np.ndarray | None, out: Out, block: int) -> None:  # fmt: skip
     """Units ``block * BLOCK ..`` of ``simulate_games`` (a function of its own: numba's parfor passes would drop
-    writes into the State's arrays as dead code). ``block`` comes as an int64: prange's index is unsigned in the
-    parfor and signed in the typing pass before it, and each would compile this costliest kernel once more."""
+    writes into the State's arrays as dead code). ``block`` comes as a uint64: prange's index is unsigned in the
+    parfor but signed in the typing pass before it, which compiled this costliest kernel once more (unsigned for
+    both: the code that runs is the one that ran before)."""
     s = new_state(PLAYERS)
     sl, hands, dealt, points, predictions, history, rng = s.slots, s.hands, s.dealt, s.points, s.predictions, \
         s.history, s.rng  # fmt: skip
@@ -153,7 +154,7 @@ def simulate_games(seed: np.uint64, start: int, p: Params, games: bool, bots: np
     (``state.audit_card``); with a strong bot, ``run_checked`` steps and checks the whole round (``state.check``).
     Column ``audit.STEPS`` counts the steps checked."""
     for block in prange((out.rounds_played.shape[0] + BLOCK - 1) // BLOCK):
-        _play_block(seed, start, p, games, bots, strong_bots, checks, out, np.int64(block))  # (see _play_block)
+        _play_block(seed, start, p, games, bots, strong_bots, checks, out, np.uint64(block))  # (see _play_block)
 
 
 # --- what a Python bot is given ------------------------------------------------------------------------------

@@ -178,15 +178,15 @@ def simulate_games(seed: np.uint64, start: int, p: Params, bots: np.ndarray, str
     cards; stream (seed, unit, r)). A single round is a one-round schedule. ``strong_bots``: see ``run``.
     ``checks``: None, or int64[units] that counts the steps checked (``run_checked``; none compiled for None)."""
     for block in prange((out.dealers.shape[0] + BLOCK - 1) // BLOCK):
-        _play_block(seed, start, p, bots, strong_bots, checks, out, np.int64(block))  # (see _play_block)
+        _play_block(seed, start, p, bots, strong_bots, checks, out, np.uint64(block))  # (see _play_block)
 
 
 @njit(cache=True)
 def _play_block(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None,
                 checks: np.ndarray | None, out: Out, block: int) -> None:  # fmt: skip
     """The units of one work item of ``simulate_games``, on one State unpacked once (see ``state.step``; a prange
-    body of its own would lose the writes into tuple fields). ``block`` comes as an int64: prange's index is
-    unsigned in the parfor and signed in the typing pass before it, and each would compile this kernel again."""
+    body of its own would lose the writes into tuple fields). ``block`` comes as a uint64: prange's index is
+    unsigned in the parfor but signed in the typing pass before it, which compiled this kernel once more."""
     dealers, turned, trumps, bids, tricks, points = out
     count, players = dealers.shape[0], bots.shape[0]
     s = new_state(players)
