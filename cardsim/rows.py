@@ -80,11 +80,11 @@ def write_options(schema: pa.Schema) -> dict[str, Any]:
     return {**PARQUET_OPTIONS, "use_dictionary": names, "use_byte_stream_split": numbers}
 
 
-class Encoder:
-    """Tables (one schema) appended as the row groups of one Parquet file in memory; ``finish`` gives its bytes."""
+class _Appender:
+    """Tables (one schema) appended as the row groups of one Parquet file written to ``sink``."""
 
-    def __init__(self) -> None:
-        self.sink = pa.BufferOutputStream()
+    def __init__(self, sink: Any) -> None:
+        self.sink = sink
         self.writer: pq.ParquetWriter | None = None
 
     def write(self, rows: pa.Table) -> None:
@@ -92,25 +92,27 @@ class Encoder:
             self.writer = pq.ParquetWriter(self.sink, rows.schema, **write_options(rows.schema))
         self.writer.write_table(rows)
 
+
+class Encoder(_Appender):
+    """A Parquet file in memory; ``finish`` gives its bytes."""
+
+    def __init__(self) -> None:
+        super().__init__(pa.BufferOutputStream())
+
     def finish(self) -> bytes:
         assert self.writer is not None, "no rows written"
         self.writer.close()
         return self.sink.getvalue().to_pybytes()
 
 
-class Writer:
-    """Appends tables to the Parquet file ``path`` through the temporary file ``path.partial``: the file appears
-    only when complete (``close``); ``abort`` removes the temporary file."""
+class Writer(_Appender):
+    """The Parquet file ``path``, written through the temporary file ``path.partial``: the file appears only when
+    complete (``close``); ``abort`` removes the temporary file."""
 
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = Path(path)
         self.tmp = self.path.with_name(self.path.name + ".partial")
-        self.writer: pq.ParquetWriter | None = None
-
-    def write(self, rows: pa.Table) -> None:
-        if self.writer is None:
-            self.writer = pq.ParquetWriter(self.tmp, rows.schema, **write_options(rows.schema))
-        self.writer.write_table(rows)
+        super().__init__(str(self.tmp))
 
     def close(self) -> None:
         if self.writer is not None:
