@@ -97,12 +97,30 @@ def redeal_hidden(record: dict, seat: int, played: list[set[str]], sees_kitty: b
     return start
 
 
-def pytest_collection_modifyitems(items: list) -> None:
-    """Under pytest-xdist (``make test`` runs ``-n 2 --dist loadgroup``), all tests of one game run in one worker,
-    so that each worker compiles only its games' kernels: compiling is most of the suite's time. A test is a game's
-    when its file is named after the game or it is parametrised by ``game``; any other file is a group of its own."""
-    for item in items:
-        game = getattr(getattr(item, "callspec", None), "params", {}).get("game")
-        name = item.path.stem
-        group = game or next((g for g in ("differenzler", "wizard", "callpartner") if g in name), name)
-        item.add_marker(pytest.mark.xdist_group(group))
+GAME_NAMES = ("differenzler", "wizard", "callpartner")
+
+
+def group_of(nodeid: str) -> str:
+    """The group a test runs in under pytest-xdist: its game when its file is named after the game or its first
+    parameter is the game (``tests/test_contract.py::test_x[wizard-default]``), else its file."""
+    path, _, name = nodeid.partition("::")
+    stem = path.rsplit("/", 1)[-1].removesuffix(".py")
+    first = name.partition("[")[2].split("-", 1)[0].removesuffix("]")
+    return next((g for g in GAME_NAMES if g in stem), first if first in GAME_NAMES else stem)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``make test`` runs ``-n auto``: all tests of one game run in one worker, so that each worker compiles only
+    its games' kernels (compiling is most of a cold suite's time), the largest groups first. xdist's own
+    ``--dist loadgroup`` cannot do it under pytest 9.2: its group marks no longer reach the scheduler
+    (pytest-dev/pytest-xdist#1386), so the tests were spread one by one and both workers compiled every game."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByGame(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return group_of(nodeid)
+
+    return ByGame(config, log)
