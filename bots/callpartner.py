@@ -90,6 +90,9 @@ from cardsim.lineup import FIRST_STRONG
 from cardsim.rng import below
 
 RANDOM, HEURISTIC = 0, 1
+# ``run``'s arguments as typed values, not literals (each literal value would compile ``run`` once more): no seat
+# passes by force; play on at strong seats (as the heuristic) or stop there.
+NO_PASSER, PLAY_ON, STOP_AT_STRONG = np.int64(-1), np.bool_(False), np.bool_(True)
 # Ids from cardsim.lineup.FIRST_STRONG on are the strong bots of bots.callpartner_strong: the drivers ask them for
 # their decisions; the dispatch below treats them as the heuristic (a forced dealer's trump, and wherever no driver
 # asks).
@@ -501,14 +504,16 @@ def play_tricks(
 
 
 @njit(cache=True, _nrt=False)
-def run(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer: int = -1,
-        audit: np.ndarray | None = None) -> int:  # fmt: skip
+def run(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer: int, audit: np.ndarray | None) -> int:
     """The built-in bots of ``bots`` (the lineup table: row[0] the id, -1 for a Python bot) play on from ``s``
     until a seat with id -1 (or, if ``stop_strong``, a strong id) is to move (returned), or the round is over
     (-1). Strong ids play as the heuristic when not stopped at. Seat ``passer`` (-1: none) passes at its turn of
     the auction whatever its bot would bid (the bid advice's pass play). Every action goes through ``apply``
     or the fast trick loops over the same steps. ``audit``: None, or the unit's ``--check`` row
-    (``state.audit_start``, ``state.audit_card``, ``state.audit_trick``)."""
+    (``state.audit_start``, ``state.audit_card``, ``state.audit_trick``). Callers pass every argument in these
+    types (``stop_strong`` ``PLAY_ON`` or ``STOP_AT_STRONG``, ``passer`` an int64 such as ``NO_PASSER``, ``bots`` a
+    writable array): each other type (an omitted argument, a literal, a read-only global) would compile this and
+    everything it calls once more."""
     players = p.players
     slots, hands, points, scores, auction, log, rng = s.slots, s.hands, s.points, s.scores, s.auction, s.log, s.rng
     stops, all_random = np.int64(0), True  # not the literal 0: each callee would compile for Literal[int](0) too
@@ -568,10 +573,10 @@ def complete(
             apply(s, p, 4 * MIN_BID + play)
             while s.slots[PHASE] == AUCTION:
                 apply(s, p, PASS)
-            run(s, p, bots, False)
+            run(s, p, bots, PLAY_ON, NO_PASSER, None)
             side[sample, play] = s.slots[SIDE]
         else:
-            run(s, p, bots, False, seat)
+            run(s, p, bots, PLAY_ON, seat, None)
             declarer = s.slots[DECLARER]
             if declarer < 0:
                 passing[sample], roles[sample] = 0, NOBODY

@@ -42,7 +42,9 @@ from numba import njit
 
 from bots.callpartner import (
     HEURISTIC,
+    NO_PASSER,
     PASS_PLAY,
+    PLAY_ON,
     best_trump,
     complete,
     heuristic_bid,
@@ -112,8 +114,14 @@ BOT_SETTINGS = {
 }
 SAMPLES, BID_SAMPLES, CONTRACT_SAMPLES = 1, 2, 3  # columns of a bot's table row
 CALL_CANDIDATES = 4  # the strongest cards not in the hand that the call compares
-# The bot table of play-outs: every seat heuristic.
-HEURISTICS = np.full((MAX_PLAYERS, 1 + MAX_SETTINGS), float(HEURISTIC))
+
+
+@njit(cache=True)
+def heuristics() -> np.ndarray:
+    """The bot table of play-outs, every seat heuristic: float64[MAX_PLAYERS, 1 + MAX_SETTINGS]. Made per decision,
+    not kept as a global: numba sees a global array as read-only, a type of its own, and would compile ``run`` and
+    everything it calls once more for it (issue 14)."""
+    return np.full((MAX_PLAYERS, 1 + MAX_SETTINGS), float(HEURISTIC))
 
 
 class View(NamedTuple):
@@ -234,7 +242,7 @@ def mc_play(samples: int, rng: np.ndarray, stream: int, v: View, p: Params) -> i
     deals = sample_with_call(rng, stream, samples, unseen, counts, forbidden, known, seat, n, v.declarer, v.called,
                              players)  # fmt: skip
     totals = np.zeros(popcount(legal), np.int64)
-    base, work, hands = new_state(players), new_state(players), np.empty(players, np.uint64)
+    base, work, hands, table = new_state(players), new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
         deals[i, seat] = v.hand
         pile = v.discards if seat == v.declarer else deals[i, players]
@@ -250,7 +258,7 @@ def mc_play(samples: int, rng: np.ndarray, stream: int, v: View, p: Params) -> i
             m &= m - np.uint64(1)
             copy_into(work, base)
             apply(work, p, card)
-            run(work, p, HEURISTICS, False)
+            run(work, p, table, PLAY_ON, NO_PASSER, None)
             totals[c] += work.scores[seat]
             c += 1
     return nth_best(legal, totals)
@@ -281,9 +289,9 @@ def mc_bid(samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: in
     place = (seat - dealer - 1) % players  # the advice counts seats from the dealer's left
     side = np.empty((samples, PASS_PLAY), np.int8)
     passing, roles = np.empty(samples, np.int16), np.empty(samples, np.int8)
-    s = new_state(players)
+    s, table = new_state(players), heuristics()
     for i in range(samples):
-        complete(s, p, HEURISTICS, seed, 0, i, hand, place, (side, passing, roles))
+        complete(s, p, table, seed, np.int64(0), i, hand, place, (side, passing, roles))
     best, best_suit, best_total = 0, 0, passing.astype(np.int64).sum()
     for level in range(max(MIN_BID, high + 1), MAX_BID + 1):
         for suit in range(PASS_PLAY):
@@ -298,13 +306,14 @@ def mc_bid(samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: in
 
 @njit(cache=True)
 def play_out(
-    s: State, p: Params, hands: np.ndarray, dealer: int, trump: int, declarer: int, bid: int, called: int,
-    discards: np.uint64,
+    s: State, p: Params, bots: np.ndarray, hands: np.ndarray, dealer: int, trump: int, declarer: int, bid: int,
+    called: int, discards: np.uint64,
 ) -> int:  # fmt: skip
-    """The declarer's score (C9) when the heuristic plays a whole deal from ``hands`` (at the first trick) in the
-    round ``s``. The partner is whoever else holds ``called`` (nobody if the declarer has it or discarded it)."""
+    """The declarer's score (C9) when the ``bots`` (``heuristics()``) play a whole deal from ``hands`` (at the first
+    trick) in the round ``s``. The partner is whoever else holds ``called`` (nobody if the declarer has it or
+    discarded it)."""
     start_play(s, p, dealer, hands, declarer, bid, trump, called, discards)
-    run(s, p, HEURISTICS, False)
+    run(s, p, bots, PLAY_ON, NO_PASSER, None)
     return s.scores[declarer]
 
 
@@ -340,14 +349,14 @@ def mc_call(
             candidates[n], n = BY_KEY[trump, i], n + 1
     deals = unseen_deals(samples, rng, stream, hand, seat, players, dealer, False)
     totals = np.zeros(n, np.int64)
-    s, hands = new_state(players), np.empty(players, np.uint64)
+    s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
         full = hand | deals[i, players]
         discards = heuristic_discard(full, KITTY_OF[players], trump, p.discards_count)
         for c in range(n):
             hands[:] = deals[i, :players]
             hands[seat] = full ^ discards
-            totals[c] += play_out(s, p, hands, dealer, trump, seat, bid, candidates[c], discards)
+            totals[c] += play_out(s, p, table, hands, dealer, trump, seat, bid, candidates[c], discards)
     return candidates[np.argmax(totals)]  # the first of the best
 
 
@@ -375,12 +384,12 @@ def mc_discard(
             candidates[n], n = chosen, n + 1
     deals = unseen_deals(samples, rng, stream, hand, seat, players, dealer, True)
     totals = np.zeros(n, np.int64)
-    s, hands = new_state(players), np.empty(players, np.uint64)
+    s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
         for c in range(n):
             hands[:] = deals[i, :players]
             hands[seat] = hand ^ candidates[c]
-            totals[c] += play_out(s, p, hands, dealer, trump, seat, bid, called, candidates[c])
+            totals[c] += play_out(s, p, table, hands, dealer, trump, seat, bid, called, candidates[c])
     best, best_total = own, -(1 << 62)
     for c in range(n):
         if totals[c] > best_total or (totals[c] == best_total and candidates[c] == own):

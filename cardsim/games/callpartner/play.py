@@ -51,9 +51,9 @@ def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -
     compiles no strong bot; strong ids play as the heuristic) or the table: a strong seat is asked through
     ``bots.callpartner_strong.act`` and its action applied (refused if illegal, like anybody's)."""
     if strong_bots is None:
-        return builtin.run(s, p, bots, False)
+        return builtin.run(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, None)
     while True:
-        seat = builtin.run(s, p, bots, True)
+        seat = builtin.run(s, p, bots, builtin.STOP_AT_STRONG, builtin.NO_PASSER, None)
         if seat < 0 or bots[seat, 0] < FIRST_STRONG:
             return seat
         if not apply(s, p, strong.act(strong_bots[seat], s, p, seat)):
@@ -126,12 +126,12 @@ def simulate_games(
                 if strong_bots is None and checks is not None:
                     row = checks[u]  # one view (each costs atomic reference counts)
                     audit_deal(row, s, p)
-                    builtin.run(s, p, bots, False, -1, row)
+                    builtin.run(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, row)
                     audit.end(row, players, players * p.hand, "callpartner", CHECKS)
                 elif checks is not None:
                     checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots))
                 elif strong_bots is None:  # one call less per round for the built-in lineups
-                    builtin.run(s, p, bots, False)
+                    builtin.run(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, None)
                 else:
                     run(s, p, bots, strong_bots)
                 slots = s.slots
