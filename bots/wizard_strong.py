@@ -152,7 +152,9 @@ def mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turn
                 hands[s] = deals[j, s]
                 won[s] = 0
             hands[seat] = hand
-            play_out(hands, players, trump, guess, won, leader, 0, NO_SUIT, False, -1, leader, cards)
+            # typed values, not literals: one compile of play_out for every caller
+            play_out(hands, players, trump, guess, won, leader, np.int64(0), np.int64(NO_SUIT), np.bool_(False),
+                     np.int64(-1), leader, cards)  # fmt: skip
             sums[b] += score(b, won[seat])
     best = -1
     for b in range(cards + 1):
@@ -185,7 +187,7 @@ def _guesses(deals, seat, players, cards, trump, bids, bids_seen, log, n_played)
                 dealt[log[k, 0]] |= bit(log[k, 1])
             for s in range(players):
                 if s != seat:
-                    guess[j, s] = heuristic_bid(dealt[s], trump, players, cards, -1)
+                    guess[j, s] = heuristic_bid(dealt[s], trump, players, cards, np.int64(-1))
     return guess
 
 

@@ -82,7 +82,7 @@ def _complete_block(seed: np.uint64, key: int, hand: np.uint64, seat: int, trump
     hands = np.empty(PLAYERS, np.uint64)
     out = np.empty(OPTIONS, np.int64)
     for sample in range(block * BLOCK, min(points.shape[0], (block + 1) * BLOCK)):
-        seed_streams(s.rng, seed, sample, key)
+        seed_streams(s.rng, seed, sample, key, s.rng.shape[0])
         deal_completion(s.rng, hand, seat, trump_card, hands)
         start(s, rules, DEALER, hands, trump_card)  # First Hand is seat 0
         for _ in range(PLAYERS):  # A7 in turn; the seat's own prediction is swept below

@@ -144,7 +144,7 @@ def deal_arrays(sl: np.ndarray, hands: np.ndarray, dealt: np.ndarray, points: np
     reference count update per array). The draw of First Hand is made either way so the deal does not depend on
     it. Nine cards each from the dealer's left; the dealer shows one of its nine at random: the same as a
     shuffled deck whose 36th card is the dealer's last."""
-    seed_streams(rng, seed, unit, sub)
+    seed_streams(rng, seed, unit, sub, rng.shape[0])
     drawn = below(rng, DEAL_STREAM, PLAYERS)
     first_hand = drawn if dealer < 0 else dealer
     the_dealer = (first_hand + PLAYERS - 1) % PLAYERS

@@ -199,7 +199,7 @@ def _play_block(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong
             if strong_bots is None and checks is not None:
                 row = checks[u]  # one view (each costs atomic reference counts)
                 audit_deal(row, dealt, schedule[r], slots[TURNED])
-                run_builtin(slots, hands, bid, won, log, rng, pm1, bots, 0, row)
+                run_builtin(slots, hands, bid, won, log, rng, pm1, bots, np.int64(0), row)  # no literal: see run
                 audit.end(row, players, players * schedule[r], "wizard", CHECKS)
             elif checks is not None:
                 checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots))

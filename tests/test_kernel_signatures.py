@@ -1,0 +1,57 @@
+"""Each kernel compiles once for the argument types its callers give it (issue 14). numba compiles a kernel, and
+links and optimises again everything it calls, once per signature: a caller that passes a literal (``0``,
+``True``, ``-1``) or a read-only global array where the others pass an int64, a bool or a writable array compiles
+the kernel and its callees a second time for the same code. Call-partner's ``run`` was compiled five times with a
+strong bot (the literals ``True``/``False``, an omitted ``passer``, the read-only global bot table)."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from numba.core import types
+from numba.core.registry import CPUDispatcher
+
+from cardsim import get_game, precompile, replay, simulate
+from cardsim.games import GAMES
+
+
+def kernels() -> dict[str, CPUDispatcher]:
+    """Every kernel of cardsim and the built-in bots in this process, by qualified name."""
+    found = {}
+    for name, module in list(sys.modules.items()):
+        if name.startswith(("cardsim", "bots")) and module is not None:
+            for attr, value in vars(module).items():
+                if isinstance(value, CPUDispatcher) and value.__module__ == name:
+                    found[f"{name}.{attr}"] = value
+    return found
+
+
+def plain(t: types.Type) -> types.Type:
+    """The type a literal or a read-only array stands for: what its kernel compiles for when called with a typed
+    value or a writable array."""
+    t = types.unliteral(t)
+    return t.copy(readonly=False) if isinstance(t, types.Array) and not t.mutable else t
+
+
+def same_code_compiled_twice() -> dict[str, list[str]]:
+    """Kernels with two signatures that differ only in literal or read-only argument types."""
+    twice = {}
+    for name, kernel in kernels().items():
+        seen: dict[tuple, str] = {}
+        for signature in kernel.signatures:
+            key = tuple(plain(t) for t in signature)
+            if key in seen:
+                twice[name] = [seen[key], str(signature)]
+            seen[key] = str(signature)
+    return twice
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_no_kernel_compiles_twice_for_the_same_argument_types(game):
+    rules = get_game(game)
+    lineup = [precompile.strong_bot(rules)] + ["random", "heuristic"] + ["random"] * (rules.seats() - 3)
+    simulate(game, lineup, rounds=2)
+    simulate(game, "heuristic", rounds=2, check=True)
+    replay(game, seed=0, round=0, bots=lineup)
+    assert not same_code_compiled_twice()
