@@ -194,7 +194,7 @@ def sample_with_call(
     w = KITTY_OF[players] / (HAND_OF[players] + KITTY_OF[players])
     kitty_weight = w * deal_weight(unseen, counts, from_kitty, known)
     share = kitty_weight / (deal_weight(unseen, counts, elsewhere, known) + kitty_weight)
-    in_kitty = 0
+    in_kitty = np.int64(0)  # not the literal 0: _sampled would compile for it too
     for _ in range(samples):
         in_kitty += (next_u64(rng, stream) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < share
     first = samples - in_kitty  # rows 0..first-1: another seat holds the card; the rest: the kitty brought it
@@ -237,8 +237,8 @@ def mc_play(samples: int, rng: np.ndarray, stream: int, v: View, p: Params) -> i
         return lowest_card(legal)
     gone = np.zeros(players, np.uint64)
     played_by(v.log, n, players, v.dealer, v.trump, gone)
-    unseen, counts, forbidden, known = infoset(seat, v.hand, players, v.dealer, v.trump, v.declarer, v.discards, True,
-                                               v.log, n)  # fmt: skip
+    unseen, counts, forbidden, known = infoset(seat, v.hand, players, v.dealer, v.trump, v.declarer, v.discards,
+                                               np.bool_(True), v.log, n)  # fmt: skip
     deals = sample_with_call(rng, stream, samples, unseen, counts, forbidden, known, seat, n, v.declarer, v.called,
                              players)  # fmt: skip
     totals = np.zeros(popcount(legal), np.int64)
@@ -325,10 +325,10 @@ def unseen_deals(
     """``samples`` uniform deals [sample, pile] of the cards the declarer ``seat`` has not seen before the first
     trick: the other hands and, before it is taken, the kitty (the last pile)."""
     log = np.empty(0, np.int64)
-    unseen, counts, forbidden, known = infoset(seat, hand, players, dealer, NO_SUIT, seat, np.uint64(0), kitty_taken,
-                                               log, 0)  # fmt: skip
+    unseen, counts, forbidden, known = infoset(seat, hand, players, dealer, np.int64(NO_SUIT), seat, np.uint64(0),
+                                               kitty_taken, log, np.int64(0))  # fmt: skip
     deals = np.empty((samples, players + 1), np.uint64)
-    sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, 0)
+    sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, np.int64(0))
     return deals
 
 
@@ -347,7 +347,7 @@ def mc_call(
     for i in range(BY_KEY.shape[1]):
         if n < CALL_CANDIDATES and not hand & bit(BY_KEY[trump, i]):
             candidates[n], n = BY_KEY[trump, i], n + 1
-    deals = unseen_deals(samples, rng, stream, hand, seat, players, dealer, False)
+    deals = unseen_deals(samples, rng, stream, hand, seat, players, dealer, np.bool_(False))
     totals = np.zeros(n, np.int64)
     s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
@@ -382,7 +382,7 @@ def mc_discard(
                 if bits >> j & 1:
                     chosen |= bit(nth_card(pool, j))
             candidates[n], n = chosen, n + 1
-    deals = unseen_deals(samples, rng, stream, hand, seat, players, dealer, True)
+    deals = unseen_deals(samples, rng, stream, hand, seat, players, dealer, np.bool_(True))
     totals = np.zeros(n, np.int64)
     s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):

@@ -247,7 +247,8 @@ def play_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.
     arrays (``sl`` its slots), not the State: each array passed costs the hot loop a reference count update.
     ``audit``: None, or the ``state.audit_card`` count that checks every step (``--check``)."""
     trump = sl[TRUMP]
-    t, i, leader, led, top_key, top_trump, winner, won = 0, 0, sl[LEADER], -1, -1, -1, sl[LEADER], 0
+    zero, none = np.int64(0), np.int64(-1)  # not literals: the callees would compile for them too (issue 14)
+    t, i, leader, led, top_key, top_trump, winner, won = zero, zero, sl[LEADER], none, none, none, sl[LEADER], zero
     broken, taken = load(audit)
     for _ in range(TRICKS * PLAYERS):
         seat = (leader + i) % PLAYERS

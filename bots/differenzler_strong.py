@@ -135,7 +135,7 @@ def _sampled_deals(seat: int, v: State, rng: np.ndarray, stream: int, samples: i
     """``samples`` uniform deals [sample, seat] of the hidden cards, the seat's own hand in its place."""
     unseen, counts, forbidden, known = infoset(seat, v, played)
     deals = np.empty((samples, PLAYERS), np.uint64)
-    n_played = 0
+    n_played = np.int64(0)  # not the literal 0: sample_view would compile for it too
     for s in range(PLAYERS):
         n_played += popcount(played[s])
     sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, n_played)
@@ -231,13 +231,13 @@ def ismcts_card(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, it
     played = np.zeros(PLAYERS, np.uint64)
     deals = _sampled_deals(seat, v, rng, stream, iterations, played)
     table = _heuristic_table()
-    tree = new_tree(iterations + 1, 36)
+    tree = new_tree(iterations + 1, np.int64(36))
     sim, preds, rewards = copy_state(v), np.empty(PLAYERS, np.int64), np.empty(PLAYERS)
     path = np.zeros(TRICKS * PLAYERS + 1, np.int64)
     for it in range(iterations):
         _predictions_of(deals[it], played, v.predictions, trump, preds)
         _sample_state(sim, v, deals[it], preds, p)
-        node, depth = 0, 1
+        node, depth = np.int64(0), 1  # not the literal 0: select would compile for it too
         while decision(sim) != DONE:
             s = to_move(sim)
             card, child = select(tree, node, legal_cards(sim, p), c, rng, stream)

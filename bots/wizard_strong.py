@@ -120,7 +120,7 @@ def mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turn
 
     ``bids[seat_after(dealer, 1 + i)]`` for ``i < n_seen`` are the earlier bids this seat sees.
     """
-    deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, np.empty((0, 2), np.int64), 0)
+    deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, np.empty((0, 2), np.int64), np.int64(0))
     mine = 0
     total_seen = 0
     for i in range(players):
@@ -251,7 +251,7 @@ def ismcts_play(iterations, c, rng, stream, seat, hand, legal, players, cards, t
     if deals.shape[0] == 0:
         return fallback
     i0, led0, decided0, top0, winner0 = trick
-    tree = new_tree(iterations + 1, DECK_SIZE)
+    tree = new_tree(iterations + 1, np.int64(DECK_SIZE))
     path = np.empty(cards * players + 1, np.int64)
     hands = np.empty(players, np.uint64)
     tally = np.empty(players, np.int64)
@@ -263,7 +263,7 @@ def ismcts_play(iterations, c, rng, stream, seat, hand, legal, players, cards, t
         tally[:] = won[:players]
         mover, i, led, decided, top_key, winner = seat, i0, led0, decided0, top0, winner0
         tricks_left = cards - n_played // players
-        node, path[0], depth = 0, 0, 1
+        node, path[0], depth = np.int64(0), 0, 1  # not the literal 0: select would compile for it too
         while tricks_left > 0:
             card, child = select(tree, node, legal_mask(hands[mover], led), c, rng, stream)
             new = child < 0

@@ -318,7 +318,7 @@ def _programme(free: np.uint64, cap: np.ndarray, forbidden: np.ndarray, consiste
     if k_all > 1:  # the steps begin with class 0 and its lowest seat: its cards may go to any of its seats
         consistent &= _completable(used, cap, supply[1], ids[0], sizes[0], low_seat, free)
     elif k_all == 1:
-        consistent &= _completable(used, cap, supply[0], 0, 0, low_seat, free)
+        consistent &= _completable(used, cap, supply[0], np.int64(0), np.int64(0), low_seat, free)
     size = 1
     for t in range(n_steps if consistent else 0):
         k, s, last_member = steps[t, 0], steps[t, 1], steps[t, 2]

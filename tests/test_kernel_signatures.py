@@ -54,4 +54,5 @@ def test_no_kernel_compiles_twice_for_the_same_argument_types(game):
     simulate(game, lineup, rounds=2)
     simulate(game, "heuristic", rounds=2, check=True)
     replay(game, seed=0, round=0, bots=lineup)
-    assert not same_code_compiled_twice()
+    twice = same_code_compiled_twice()
+    assert not twice, "\n".join(f"{name}:\n  {a}\n  {b}" for name, (a, b) in twice.items())

@@ -78,7 +78,7 @@ def _complete_block(seed: np.uint64, key: int, hand: np.uint64, seat: int, trump
     """Samples ``block * BLOCK ..`` of ``completions`` (a function of its own: numba's parfor passes would drop
     writes into the State's arrays as dead code)."""
     rules = Params(exact_bonus, 0, 0)
-    s = new_state(PLAYERS)
+    s = new_state(np.int64(PLAYERS))
     hands = np.empty(PLAYERS, np.uint64)
     out = np.empty(OPTIONS, np.int64)
     for sample in range(block * BLOCK, min(points.shape[0], (block + 1) * BLOCK)):

@@ -110,14 +110,14 @@ def _play_block(seed: np.uint64, start: int, p: Params, games: bool, bots: np.nd
     writes into the State's arrays as dead code). ``block`` comes as a uint64: prange's index is unsigned in the
     parfor but signed in the typing pass before it, which compiled this costliest kernel once more (unsigned for
     both: the code that runs is the one that ran before)."""
-    s = new_state(PLAYERS)
+    s = new_state(np.int64(PLAYERS))  # typed values, not literals: a kernel compiles once per argument types
     sl, hands, dealt, points, predictions, history, rng = s.slots, s.hands, s.dealt, s.points, s.predictions, \
         s.history, s.rng  # fmt: skip
     penalties = np.zeros(PLAYERS, np.int64)
     totals = np.zeros(PLAYERS, np.int64)
     for g in range(block * BLOCK, min(out.rounds_played.shape[0], (block + 1) * BLOCK)):
         totals[:] = 0
-        r = 0
+        r = np.int64(0)
         while r == 0 or (games and not game_over(totals, r, p.max_tiebreak_rounds)):
             # deal, run and scores of the state machine, in their array forms where the State would be passed to
             # an inlined function (a reference count update per array and call: ~10% of random self-play)

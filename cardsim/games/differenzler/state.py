@@ -380,7 +380,7 @@ def observe(s: State, p: Params, seat: int) -> State:
     in progress, First Hand, shown trump card, predictions made), the cards played, everybody's points, the
     predictions it may see (``visible_predictions``; -1 for the others). Streams, the other hands and the round's
     key (its slots) are zero: a strong bot decides from this, drawing from its own stream only."""
-    v = new_state(PLAYERS)
+    v = new_state(np.int64(PLAYERS))
     v.slots[:] = s.slots
     v.slots[SEED], v.slots[UNIT], v.slots[SUB], v.slots[SEEDED] = 0, 0, 0, 0
     v.hands[seat], v.dealt[seat] = s.hands[seat], s.dealt[seat]
