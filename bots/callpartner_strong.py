@@ -433,4 +433,4 @@ def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
     """The one entry of the strong bots: the action of the strong bot of table row ``row`` for ``seat``, the seat
     to move (codes as in ``state``), drawing from the seat's private stream ``s.bot_rng[seat]`` only (never the
     deal stream ``s.rng``, from whose state the hidden cards follow)."""
-    return decide(row, s.bot_rng[seat : seat + 1], 0, s, p, seat)
+    return decide(row, s.bot_rng[seat : seat + 1], np.int64(0), s, p, seat)  # typed: see bots.callpartner.run

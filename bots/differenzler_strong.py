@@ -267,7 +267,7 @@ def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
     ``observe(s, p, seat)`` and draws from its seat's private stream only (``state.bot_stream``: a one-way
     function of the round key, never the deal stream nor another seat's)."""
     v = observe(s, p, seat)
-    rng, stream = bot_stream(s, seat), 0
+    rng, stream = bot_stream(s, seat), np.int64(0)  # not the literal 0: every callee would compile for it too
     if decision(v) == PREDICT:
         samples = int(row[2]) if row[0] == MC else int(row[3])
         return mc_prediction(rng, stream, seat, v, p, samples)[0]

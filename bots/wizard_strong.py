@@ -325,8 +325,8 @@ def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
             seen[other] = s.bids[other]
     rng = bot_stream(s, seat)  # its own private stream only (one-way from the round key), never the deal's
     if sl[PHASE] == BID:
-        return bid(row, rng, 0, seat, hand, sl[DEALER], players, sl[CARDS], sl[TRUMP_SUIT], sl[TURNED], seen,
+        return bid(row, rng, np.int64(0), seat, hand, sl[DEALER], players, sl[CARDS], sl[TRUMP_SUIT], sl[TURNED], seen,
                    sl[N_BIDS] if p.bidding == OPEN else 0, p.plus_minus_one)  # fmt: skip
     n_played = sl[N_PLAYED]
-    return play(row, rng, 0, seat, hand, legal_cards(s, p), players, sl[CARDS], sl[TRUMP_SUIT], sl[TURNED], seen,
-                p.bidding != SECRET, s.won.copy(), s.log[:n_played].copy(), n_played)  # fmt: skip
+    return play(row, rng, np.int64(0), seat, hand, legal_cards(s, p), players, sl[CARDS], sl[TRUMP_SUIT], sl[TURNED],
+                seen, p.bidding != SECRET, s.won.copy(), s.log[:n_played].copy(), n_played)  # fmt: skip

@@ -28,14 +28,15 @@ def kernels() -> dict[str, CPUDispatcher]:
 
 
 def plain(t: types.Type) -> types.Type:
-    """The type a literal or a read-only array stands for: what its kernel compiles for when called with a typed
-    value or a writable array."""
-    t = types.unliteral(t)
+    """The type a literal number or bool or a read-only array stands for: what its kernel compiles for when called
+    with a typed value or a writable array (literal strings are kept: exception messages need them)."""
+    if isinstance(t, (types.IntegerLiteral, types.BooleanLiteral)):
+        return types.unliteral(t)
     return t.copy(readonly=False) if isinstance(t, types.Array) and not t.mutable else t
 
 
 def same_code_compiled_twice() -> dict[str, list[str]]:
-    """Kernels with two signatures that differ only in literal or read-only argument types."""
+    """Kernels with two signatures that differ only in literal numbers or bools or read-only arrays."""
     twice = {}
     for name, kernel in kernels().items():
         seen: dict[tuple, str] = {}
