@@ -368,7 +368,7 @@ def open_bid(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, high: int,
     return PASS if number == 0 else 4 * number + suit
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def open_auction(
     slots: np.ndarray, hands: np.ndarray, scores: np.ndarray, auction: np.ndarray, rng: np.ndarray, p: Params,
     bots: np.ndarray, stops: int, passer: int,
@@ -376,7 +376,8 @@ def open_auction(
     """C4 with the built-in bots from the state on, in registers (through the state's own ``legal_open_bid``,
     ``open_call``, ``next_bidder``, ``end_open_auction``), until a seat of the bit mask ``stops`` is to speak
     (returned, the state stored) or the open auction is over (-1, the state at its next decision). Seat
-    ``passer`` passes at its turn (see ``run``)."""
+    ``passer`` passes at its turn (see ``run``). Inlined into ``run``: a call would pass its seven arrays as some
+    60 machine words once a round (docs/DESIGN.md, fast loops)."""
     seat, calls, passed, active = slots[SEAT], slots[CALLS], slots[PASSED], slots[ACTIVE]
     high, trump, declarer = slots[HIGH], slots[TRUMP], slots[DECLARER]
     over = False
@@ -409,10 +410,14 @@ def random_tricks(
 ) -> None:  # fmt: skip
     """C7, C8 from the start of a trick to the end of the round when every seat holds the random bot: a trick at a
     time, a lead and then the followers, in registers (through the state's own ``play_card``/``end_trick``; the
-    general loop, which can stop at any card, cost random lineups a third of their speed)."""
+    general loop, which can stop at any card, cost random lineups a third of their speed). A function of its own,
+    not inlined into ``run``: there its live values spill to the stack (docs/DESIGN.md, fast loops)."""
     players = p.players
     trump, called, k, leader = slots[TRUMP], slots[CALLED], slots[CARDS], slots[LEADER]
-    played, revealed = np.uint64(slots[PLAYED]), slots[REVEALED] != 0
+    left = np.uint64(0)  # every card still in a hand is played by the end: PLAYED and REVEALED follow from them
+    for seat in range(players):
+        left |= hands[seat]
+    revealed = slots[REVEALED] != 0 or (called >= 0 and left & bit(called) != 0)
     total = p.hand * players
     broken, taken = load(audit)
     while k < total:
@@ -422,8 +427,8 @@ def random_tricks(
         if audit is not None:
             broken, taken = audit_card(audit, hands, seat, card, broken, taken)
         log[k] = card
-        led, top_key, winner, one_suit, two_holder, trick, revealed = play_card(
-            card, seat, 0, trump, called, NO_SUIT, -1, seat, True, -1, np.uint64(0), revealed)  # fmt: skip
+        led, top_key, winner, one_suit, two_holder, trick, _ = play_card(
+            card, seat, 0, trump, called, NO_SUIT, -1, seat, True, -1, np.uint64(0), False)  # fmt: skip
         for pos in range(1, players):
             seat = seat + 1 if seat + 1 < players else 0
             legal = legal_mask(hands[seat], led)
@@ -434,16 +439,14 @@ def random_tricks(
             if audit is not None:
                 broken, taken = audit_card(audit, hands, seat, card, broken, taken)
             log[k + pos] = card
-            led, top_key, winner, one_suit, two_holder, trick, revealed = play_card(
-                card, seat, pos, trump, called, led, top_key, winner, one_suit, two_holder, trick,
-                revealed)  # fmt: skip
+            led, top_key, winner, one_suit, two_holder, trick, _ = play_card(
+                card, seat, pos, trump, called, led, top_key, winner, one_suit, two_holder, trick, False)  # fmt: skip
         k += players
         leader = end_trick(winner, top_key, one_suit, two_holder, trick, points)
         if audit is not None:
             broken = audit_trick(points, broken, taken)
-        played |= trick
     store(audit, broken, taken)
-    slots[CARDS], slots[LEADER], slots[PLAYED], slots[REVEALED] = k, leader, np.int64(played), revealed
+    slots[CARDS], slots[LEADER], slots[PLAYED], slots[REVEALED] = k, leader, slots[PLAYED] | np.int64(left), revealed
     slots[WINNER], slots[TRICK] = leader, 0
     finish(slots, points, scores, p)
 

@@ -108,47 +108,59 @@ def simulate_games(
     the unit's row (``state.audit_card``, ``cardsim.audit``) and the full ``state.check`` runs as the tricks
     begin; with a strong bot, ``run_checked`` steps and checks the whole round. Column ``audit.STEPS`` counts the
     steps checked."""
+    block = GAMES_BLOCK if games else ROUNDS_BLOCK
+    for b in prange((out.played.shape[0] + block - 1) // block):
+        _play_block(seed, start, p, games, bots, strong_bots, checks, out, np.uint64(b))  # (see _play_block)
+
+
+@njit(cache=True)
+def _play_block(
+    seed: np.uint64, start: int, p: Params, games: bool, bots: np.ndarray, strong_bots: np.ndarray | None,
+    checks: np.ndarray | None, out: Out, b: int,
+) -> None:  # fmt: skip
+    """The units of work item ``b`` of ``simulate_games``, on one State (a function of its own, as in the other
+    games: numba's parfor passes would drop writes into the State's arrays as dead code). ``b`` comes as a uint64:
+    prange's index is unsigned in the parfor but signed in the typing pass before it."""
     played, dealers, declarers, bids, trumps, called, partners, side_points, made, points, scores = out
     count, players = played.shape[0], p.players
     block = GAMES_BLOCK if games else ROUNDS_BLOCK
-    for b in prange((count + block - 1) // block):
-        s = new_state(players)
-        totals = np.zeros(players, np.int64)
-        for u in range(b * block, min(count, (b + 1) * block)):
-            for seat in range(players):  # a loop: a slice assignment per unit costs more than a random bot's bid
-                totals[seat] = 0
-            d, first = np.int64(0), -1  # d not the literal 0: deal would compile for Literal[int](0) too
-            while True:
-                dealer = -1 if d == 0 else (first + d) % players  # the deal rotates (C3)
-                deal(s, p, seed, start + u, d, dealer)
-                if strong_bots is not None:
-                    seed_bots(s, p, seed, start + u, d)
-                if strong_bots is None and checks is not None:
-                    row = checks[u]  # one view (each costs atomic reference counts)
-                    audit_deal(row, s, p)
-                    builtin.run(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, row)
-                    audit.end(row, players, players * p.hand, "callpartner", CHECKS)
-                elif checks is not None:
-                    checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots))
-                elif strong_bots is None:  # one call less per round for the built-in lineups
-                    builtin.run(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, None)
-                else:
-                    run(s, p, bots, strong_bots)
-                slots = s.slots
-                if d == 0:
-                    first = slots[DEALER]
-                declarer = slots[DECLARER]
-                dealers[u, d], declarers[u, d], bids[u, d] = slots[DEALER], declarer, slots[HIGH]
-                trumps[u, d], called[u, d], partners[u, d] = slots[TRUMP], slots[CALLED], slots[PARTNER]
-                side_points[u, d] = slots[SIDE]
-                made[u, d] = declarer >= 0 and slots[SIDE] >= slots[HIGH]
-                for seat in range(players):
-                    points[u, d, seat], scores[u, d, seat] = s.points[seat], s.scores[seat]
-                    totals[seat] += s.scores[seat]
-                d += 1
-                if not games or game_over(totals, players, d, p.target, p.max_deals):
-                    break
-            played[u] = d
+    s = new_state(players)
+    slots, s_points, s_scores = s.slots, s.points, s.scores  # unpacked once: each access counts references
+    totals = np.zeros(players, np.int64)
+    for u in range(b * block, min(count, (b + 1) * block)):
+        for seat in range(players):  # a loop: a slice assignment per unit costs more than a random bot's bid
+            totals[seat] = 0
+        d, first = np.int64(0), -1  # d not the literal 0: deal would compile for Literal[int](0) too
+        while True:
+            dealer = -1 if d == 0 else (first + d) % players  # the deal rotates (C3)
+            deal(s, p, seed, start + u, d, dealer)
+            if strong_bots is not None:
+                seed_bots(s, p, seed, start + u, d)
+            if strong_bots is None and checks is not None:
+                row = checks[u]  # one view (each costs atomic reference counts)
+                audit_deal(row, s, p)
+                builtin.run(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, row)
+                audit.end(row, players, players * p.hand, "callpartner", CHECKS)
+            elif checks is not None:
+                checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots))
+            elif strong_bots is None:  # one call less per round for the built-in lineups
+                builtin.run(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, None)
+            else:
+                run(s, p, bots, strong_bots)
+            if d == 0:
+                first = slots[DEALER]
+            declarer = slots[DECLARER]
+            dealers[u, d], declarers[u, d], bids[u, d] = slots[DEALER], declarer, slots[HIGH]
+            trumps[u, d], called[u, d], partners[u, d] = slots[TRUMP], slots[CALLED], slots[PARTNER]
+            side_points[u, d] = slots[SIDE]
+            made[u, d] = declarer >= 0 and slots[SIDE] >= slots[HIGH]
+            for seat in range(players):
+                points[u, d, seat], scores[u, d, seat] = s_points[seat], s_scores[seat]
+                totals[seat] += s_scores[seat]
+            d += 1
+            if not games or game_over(totals, players, d, p.target, p.max_deals):
+                break
+        played[u] = d
 
 
 # --- the protocol of Python bots -------------------------------------------------
