@@ -31,21 +31,22 @@ from numba.core import event, types
 
 # Cold compile seconds (empty cache, one process) per game and kind, measured with ``python
 # benchmarks/compile_times.py`` on the 2-core development machine while other jobs ran (load average 1.5-3.9): on
-# a quiet machine they take about half as long. The ``fast`` kinds were measured again on a quiet machine after
-# their kernels stopped compiling twice (docs/performance.md, "Compile time"); the other kinds compile less now too.
+# a quiet machine they take about half as long. The ``fast`` and ``strong`` kinds were measured again on a quiet
+# machine after their kernels stopped compiling twice (docs/performance.md, "Compile time"); the other kinds compile
+# less now too.
 # Kinds: the batch kernels of a lineup of random and heuristic bots (``fast``) or with a strong bot (``strong``),
 # with ``--check`` (``check``, ``strong check``), with a Python bot (``python``: the driver's kernels), a replay
 # (``replay``, ``strong replay``), the bid advice (``advice``, ``strong advice``: Wizard's only) and ``Round``'s
 # state machine (``round``: its bot_action compiles the strong bots' code for any bot in Differenzler and Wizard).
 ESTIMATES: dict[tuple[str, str], float] = {
-    ("differenzler", "fast"): 20, ("differenzler", "strong"): 260, ("differenzler", "check"): 55,
+    ("differenzler", "fast"): 20, ("differenzler", "strong"): 162, ("differenzler", "check"): 55,
     ("differenzler", "strong check"): 337, ("differenzler", "python"): 61, ("differenzler", "replay"): 71,
     ("differenzler", "strong replay"): 316, ("differenzler", "advice"): 40, ("differenzler", "strong advice"): 40,
     ("differenzler", "round"): 114,
-    ("wizard", "fast"): 25, ("wizard", "strong"): 176, ("wizard", "check"): 122, ("wizard", "strong check"): 280,
+    ("wizard", "fast"): 25, ("wizard", "strong"): 133, ("wizard", "check"): 122, ("wizard", "strong check"): 280,
     ("wizard", "python"): 79, ("wizard", "replay"): 71, ("wizard", "strong replay"): 114, ("wizard", "advice"): 53,
     ("wizard", "strong advice"): 153, ("wizard", "round"): 85,
-    ("callpartner", "fast"): 46, ("callpartner", "strong"): 344, ("callpartner", "check"): 68,
+    ("callpartner", "fast"): 46, ("callpartner", "strong"): 228, ("callpartner", "check"): 68,
     ("callpartner", "strong check"): 339, ("callpartner", "python"): 46, ("callpartner", "replay"): 52,
     ("callpartner", "strong replay"): 276, ("callpartner", "advice"): 130, ("callpartner", "strong advice"): 130,
     ("callpartner", "round"): 25,
