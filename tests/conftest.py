@@ -11,6 +11,8 @@ import reference_callpartner as ref_c
 import reference_differenzler as ref_d
 import reference_wizard as ref_w
 
+from cardsim.games import GAMES
+
 # Strong bots at small settings: every decision legal, quickly.
 STRONG_BOTS = {
     "differenzler": ["mc:samples=2:bid_samples=2", "ismcts:iterations=8:bid_samples=2"],
@@ -97,7 +99,7 @@ def redeal_hidden(record: dict, seat: int, played: list[set[str]], sees_kitty: b
     return start
 
 
-GAME_NAMES = ("differenzler", "wizard", "callpartner")
+GAME_NAMES = tuple(GAMES)  # the registry: a new game gets its own xdist group without an edit here
 
 
 def group_of(nodeid: str) -> str:
