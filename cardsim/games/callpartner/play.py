@@ -24,6 +24,7 @@ from cardsim.games.callpartner.state import (
     DEALER,
     DECLARER,
     HIGH,
+    NO_SEAT,
     PARTNER,
     SEAT,
     SIDE,
@@ -34,6 +35,7 @@ from cardsim.games.callpartner.state import (
     audit_deal,
     check,
     deal,
+    deal_inline,
     new_state,
     seed_bots,
 )
@@ -113,6 +115,16 @@ def simulate_games(
         _play_block(seed, start, p, games, bots, strong_bots, checks, out, np.uint64(b))  # (see _play_block)
 
 
+class Work(NamedTuple):
+    """One work item of ``simulate_games``: units ``start + block * size ..`` of the experiment ``seed``, single
+    deals or whole ``games``."""
+
+    seed: np.uint64
+    start: int
+    games: bool
+    block: np.uint64  # prange's index, unsigned as the parfor gives it (signed in the typing pass before it)
+
+
 @njit(cache=True)
 def _play_block(
     seed: np.uint64, start: int, p: Params, games: bool, bots: np.ndarray, strong_bots: np.ndarray | None,
@@ -121,19 +133,17 @@ def _play_block(
     """The units of work item ``b`` of ``simulate_games``, on one State (a function of its own, as in the other
     games: numba's parfor passes would drop writes into the State's arrays as dead code). ``b`` comes as a uint64:
     prange's index is unsigned in the parfor but signed in the typing pass before it."""
-    played, dealers, declarers, bids, trumps, called, partners, side_points, made, points, scores = out
-    count, players = played.shape[0], p.players
-    block = GAMES_BLOCK if games else ROUNDS_BLOCK
-    s = new_state(players)
-    slots, s_points, s_scores = s.slots, s.points, s.scores  # unpacked once: each access counts references
-    totals = np.zeros(players, np.int64)
-    for u in range(b * block, min(count, (b + 1) * block)):
-        for seat in range(players):  # a loop: a slice assignment per unit costs more than a random bot's bid
-            totals[seat] = 0
-        d, first = np.int64(0), -1  # d not the literal 0: deal would compile for Literal[int](0) too
-        while True:
-            dealer = -1 if d == 0 else (first + d) % players  # the deal rotates (C3)
-            deal(s, p, seed, start + u, d, dealer)
+    s, totals = new_state(p.players), np.zeros(p.players, np.int64)
+    work = Work(seed, start, games, b)
+    if strong_bots is None and checks is None:
+        _play_builtin(s, totals, work, p, bots, out)
+        return
+    slots, players = s.slots, p.players
+    for u in range(*_units(work, out)):
+        totals[:] = 0
+        d = np.int64(0)  # not the literal 0: deal would compile for Literal[int](0) too
+        while d == 0 or (games and not game_over(totals, players, d, p.target, p.max_deals)):
+            deal(s, p, seed, start + u, d, _dealer(out, u, d, players))
             if strong_bots is not None:
                 seed_bots(s, p, seed, start + u, d)
             if strong_bots is None and checks is not None:
@@ -143,24 +153,55 @@ def _play_block(
                 audit.end(row, players, players * p.hand, "callpartner", CHECKS)
             elif checks is not None:
                 checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots))
-            elif strong_bots is None:  # one call less per round for the built-in lineups
-                builtin.run(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, None)
             else:
                 run(s, p, bots, strong_bots)
-            if d == 0:
-                first = slots[DEALER]
-            declarer = slots[DECLARER]
-            dealers[u, d], declarers[u, d], bids[u, d] = slots[DEALER], declarer, slots[HIGH]
-            trumps[u, d], called[u, d], partners[u, d] = slots[TRUMP], slots[CALLED], slots[PARTNER]
-            side_points[u, d] = slots[SIDE]
-            made[u, d] = declarer >= 0 and slots[SIDE] >= slots[HIGH]
-            for seat in range(players):
-                points[u, d, seat], scores[u, d, seat] = s_points[seat], s_scores[seat]
-                totals[seat] += s_scores[seat]
+            _record(out, u, d, slots, s.points, s.scores, totals)
             d += 1
-            if not games or game_over(totals, players, d, p.target, p.max_deals):
-                break
-        played[u] = d
+        out.played[u] = d
+
+
+@njit(cache=True, _nrt=False)
+def _play_builtin(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, out: Out) -> None:
+    """``_play_block`` for built-in bots without checks, with no reference counts and the round's ``deal`` and
+    ``run`` inlined: a call per round costs random self-play 9% (docs/DESIGN.md, fast loops)."""
+    slots, points, scores, players = s.slots, s.points, s.scores, p.players
+    for u in range(*_units(work, out)):
+        for seat in range(players):  # a loop: a slice assignment per unit costs more than a random bot's bid
+            totals[seat] = 0
+        d = np.int64(0)
+        while d == 0 or (work.games and not game_over(totals, players, d, p.target, p.max_deals)):
+            deal_inline(s, p, work.seed, work.start + u, d, _dealer(out, u, d, players), NO_SEAT)
+            builtin.run_inline(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, None)
+            _record(out, u, d, slots, points, scores, totals)
+            d += 1
+        out.played[u] = d
+
+
+@njit(cache=True, inline="always")
+def _units(work: Work, out: Out) -> tuple:
+    """The range of units of ``work``: (first, end)."""
+    block = GAMES_BLOCK if work.games else ROUNDS_BLOCK
+    return work.block * block, min(out.played.shape[0], (work.block + 1) * block)
+
+
+@njit(cache=True, inline="always")
+def _dealer(out: Out, u: int, d: int, players: int) -> int:
+    """The dealer of deal ``d`` of unit ``u``: drawn for the first (-1), then rotating (C3)."""
+    return -1 if d == 0 else (out.dealers[u, 0] + d) % players
+
+
+@njit(cache=True, inline="always")
+def _record(out: Out, u: int, d: int, slots: np.ndarray, points: np.ndarray, scores: np.ndarray,
+            totals: np.ndarray) -> None:  # fmt: skip
+    """Deal ``d`` of unit ``u`` into ``out``; its scores added to the game's ``totals``."""
+    declarer = slots[DECLARER]
+    out.dealers[u, d], out.declarers[u, d], out.bids[u, d] = slots[DEALER], declarer, slots[HIGH]
+    out.trumps[u, d], out.called[u, d], out.partners[u, d] = slots[TRUMP], slots[CALLED], slots[PARTNER]
+    out.side_points[u, d] = slots[SIDE]
+    out.made[u, d] = declarer >= 0 and slots[SIDE] >= slots[HIGH]
+    for seat in range(points.shape[0]):
+        out.points[u, d, seat], out.scores[u, d, seat] = points[seat], scores[seat]
+        totals[seat] += scores[seat]
 
 
 # --- the protocol of Python bots -------------------------------------------------

@@ -84,6 +84,7 @@ from cardsim.rng import DEAL_STREAM, below, seed_bot_stream, seed_streams
  SLOTS) = range(28)  # fmt: skip
 MAX_CALLS = 32  # an auction has at most 11 bids, a pass per seat and the forced dealer's bid
 PASS = 0  # the auction's pass; a bid is 4 * number + suit
+NO_SEAT = np.int64(-1)  # typed, not the literal -1 (each literal compiles its callees once more)
 # C3 by number of players (index 0..MAX_PLAYERS): cards per hand and in the kitty, for the kernels.
 HAND_OF = np.array([HAND_SIZE.get(p, 0) for p in range(MAX_PLAYERS + 1)], np.int64)
 KITTY_OF = np.array([KITTY_SIZE.get(p, 0) for p in range(MAX_PLAYERS + 1)], np.int64)
@@ -137,10 +138,11 @@ def new_state(players: int) -> State:
 
 
 @njit(cache=True, inline="always")
-def _deal(s: State, p: Params, seed: np.uint64, unit: int, sub: int, dealer: int, known: int) -> None:
+def deal_inline(s: State, p: Params, seed: np.uint64, unit: int, sub: int, dealer: int, known: int) -> None:
     """Seed the shared streams, choose the dealer (random if < 0; drawn either way) and deal (C3): the kitty first,
     then the hands from the dealer's left, as from a shuffled deck. A seat ``known`` >= 0 keeps ``s.hands[known]``
-    and the rest is dealt around it (a uniform completion of the unseen cards, for the bid advice)."""
+    and the rest is dealt around it (a uniform completion of the unseen cards, for the bid advice). Inlined into
+    the batch kernel's loop without reference counts; ``deal`` is the function of its own."""
     players = p.players
     seed_streams(s.rng, seed, unit, sub, 1 + players)
     drawn = below(s.rng, DEAL_STREAM, players)
@@ -156,7 +158,7 @@ def _deal(s: State, p: Params, seed: np.uint64, unit: int, sub: int, dealer: int
 def deal(s: State, p: Params, seed: np.uint64, unit: int, sub: int, dealer: int) -> None:
     """Round ``sub`` of unit ``unit``: streams keyed (seed, unit, sub), the dealer (drawn; used if ``dealer`` < 0),
     the kitty and the hands, then the auction opens. The strong bots' streams are seeded apart (``seed_bots``)."""
-    _deal(s, p, seed, unit, sub, dealer, -1)
+    deal_inline(s, p, seed, unit, sub, dealer, NO_SEAT)
 
 
 @njit(cache=True)
@@ -165,7 +167,7 @@ def deal_around_hand(
 ) -> None:  # fmt: skip
     """As ``deal``, with ``seat`` holding ``hand`` and the other cards dealt around it (bid advice)."""
     s.hands[seat] = hand
-    _deal(s, p, seed, unit, sub, dealer, seat)
+    deal_inline(s, p, seed, unit, sub, dealer, seat)
 
 
 @njit(cache=True)
