@@ -175,11 +175,12 @@ class CallPartner(Game):
         return FRENCH52.names(int(self.kernel("legal_cards", state, self.params(rules)))).split()
 
     def apply(self, rules: CallPartnerRules, state: sm.State, action: Any) -> None:
-        slots, phase, p = state.slots, int(state.slots[sm.PHASE]), self.params(rules)
+        phase, p = int(state.slots[sm.PHASE]), self.params(rules)
         if phase == AUCTION:
-            code = checked_bid(action, int(self.kernel("lowest_bid", state)), bool(slots[sm.FORCED]))
+            n = self.kernel("legal_actions", state, p, self._actions)
+            code = checked_bid(action, self._actions[:n].tolist())
         elif phase == CALL:
-            code = checked_call(action, int(state.hands[slots[sm.DECLARER]]))
+            code = checked_call(action, int(self.kernel("legal_cards", state, p)))
         elif phase in (DISCARD, CARD):
             code = checked_card(action, int(self.kernel("legal_cards", state, p)))
         else:
@@ -190,8 +191,8 @@ class CallPartner(Game):
     def answer_actions(self, rules: CallPartnerRules, state: sm.State, answer: Any) -> list:
         """A declarer's list of discards is one discard action per card (checked as a whole first, C6)."""
         if state.slots[sm.PHASE] == DISCARD:
-            hand = int(state.hands[state.slots[sm.DECLARER]])
-            return checked_discards(answer, hand, rules.kitty - int(state.slots[sm.N_DISCARDS]))
+            legal = int(self.kernel("legal_cards", state, self.params(rules)))
+            return checked_discards(answer, legal, rules.kitty - int(state.slots[sm.N_DISCARDS]))
         return [answer]
 
     def hidden_cards(self, rules: CallPartnerRules, state: sm.State, seat: int) -> int:

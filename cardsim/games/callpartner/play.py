@@ -17,7 +17,7 @@ import bots.callpartner_strong as strong
 import cardsim.audit as audit
 from cardsim.cards import FRENCH52, SUIT_SYMBOLS
 from cardsim.errors import BotFailure, CardsimError
-from cardsim.games.callpartner.rules import MAX_BID, MIN_BID, game_over
+from cardsim.games.callpartner.rules import game_over
 from cardsim.games.callpartner.state import (
     CALLED,
     CHECKS,
@@ -26,6 +26,7 @@ from cardsim.games.callpartner.state import (
     HIGH,
     NO_SEAT,
     PARTNER,
+    PASS,
     SEAT,
     SIDE,
     TRUMP,
@@ -264,45 +265,51 @@ class Observation:
     rng: random.Random
 
 
-def checked_bid(answer, min_bid: int, forced: bool) -> int:
+def checked_bid(answer, legal: list[int]) -> int:
     """A bid in public form (None for a pass, (number, suit)) as its action code (0 = pass, 4 * number + suit)
-    if it is allowed, else a CardsimError naming it and what is allowed (C4, D2)."""
-    if answer is None and not forced:
-        return 0
-    if isinstance(answer, (tuple, list)) and len(answer) == 2:
+    if it is among the state machine's ``legal`` action codes (C4), else a CardsimError naming it and what is
+    allowed (D2)."""
+    code = -1
+    if answer is None:
+        code = PASS
+    elif isinstance(answer, (tuple, list)) and len(answer) == 2:
         number, suit = answer
         letter = SUIT_SYMBOLS.get(suit.strip(), suit.strip().upper()) if isinstance(suit, str) else ""
-        top = MIN_BID if forced else MAX_BID
-        if (isinstance(number, (int, np.integer)) and not isinstance(number, bool) and min_bid <= number <= top
-                and len(letter) == 1 and letter in SUIT_LETTERS):  # fmt: skip
-            return 4 * int(number) + SUIT_LETTERS.index(letter)
-    if forced:
-        allowed = f"({MIN_BID}, suit) with a suit S, H, D or C: all passed, the dealer declares {MIN_BID}"
-    elif min_bid > MAX_BID:
+        if isinstance(number, (int, np.integer)) and not isinstance(number, bool) and letter in tuple(SUIT_LETTERS):
+            code = 4 * int(number) + SUIT_LETTERS.index(letter)
+    if code in legal:
+        return code
+    numbers = sorted({c >> 2 for c in legal if c != PASS})
+    if PASS not in legal:
+        allowed = f"({numbers[0]}, suit) with a suit S, H, D or C: all passed, the dealer declares {numbers[0]}"
+    elif not numbers:
         allowed = "None (pass)"
     else:
-        allowed = f"None (pass) or (number, suit) with a number from {min_bid} to {MAX_BID} and a suit S, H, D or C"
+        allowed = (f"None (pass) or (number, suit) with a number from {numbers[0]} to {numbers[-1]} and a suit "
+                   "S, H, D or C")
     raise CardsimError(f"bid {answer!r}; allowed: {allowed}")
 
 
-def checked_call(answer, hand: int) -> int:
-    """The called card if it is a card outside the declarer's hand, else a CardsimError (C5, D2)."""
+def checked_call(answer, legal: int) -> int:
+    """The called card if it is in ``legal``, the state machine's mask of cards outside the declarer's hand (C5),
+    else a CardsimError (D2)."""
     card = card_index(answer, FRENCH52)
-    if card < 0 or hand >> card & 1:
+    if card < 0 or not legal >> card & 1:
         problem = "which is in its own hand" if card >= 0 else "which is not a card"
         shown = FRENCH52.name_of(card) if card >= 0 else repr(answer)
         raise CardsimError(f"called {shown}, {problem}; allowed: any card not in its hand")
     return card
 
 
-def checked_discards(answer, hand: int, count: int) -> list[int]:
-    """The discards (card indexes) if they are ``count`` different cards of the hand, else a CardsimError (C6, D2)."""
+def checked_discards(answer, legal: int, count: int) -> list[int]:
+    """The discards (card indexes) if they are ``count`` different cards of ``legal``, the state machine's mask of
+    the declarer's hand with the kitty (C6), else a CardsimError (D2)."""
     cards = [card_index(c, FRENCH52) for c in answer] if isinstance(answer, (list, tuple)) else []
     mask = sum(1 << c for c in set(cards) if c >= 0)
-    if len(cards) != count or len(set(cards)) != count or min(cards, default=-1) < 0 or mask & ~hand:
+    if len(cards) != count or len(set(cards)) != count or min(cards, default=-1) < 0 or mask & ~legal:
         raise CardsimError(
             f"discarded {answer!r}; allowed: a list of {count} different cards of its hand with the kitty: "
-            f"{FRENCH52.names(hand)}"
+            f"{FRENCH52.names(legal)}"
         )  # fmt: skip
     return cards
 
