@@ -84,6 +84,7 @@ from cardsim.games.callpartner.state import (
     next_bidder,
     open_call,
     play_card,
+    reveals,
     step,
 )
 from cardsim.lineup import FIRST_STRONG
@@ -417,7 +418,7 @@ def random_tricks(
     left = np.uint64(0)  # every card still in a hand is played by the end: PLAYED and REVEALED follow from them
     for seat in range(players):
         left |= hands[seat]
-    revealed = slots[REVEALED] != 0 or (called >= 0 and left & bit(called) != 0)
+    revealed = slots[REVEALED] != 0 or reveals(called, left)
     total = p.hand * players
     broken, taken = load(audit)
     while k < total:

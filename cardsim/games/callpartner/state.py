@@ -345,8 +345,14 @@ def play_card(
     top_key = max(key, top_key)
     one_suit = one_suit & (SUIT_OF[card] == led)
     two_holder = seat if RANK_OF[card] == TWO else two_holder
-    revealed = revealed | (card == called)
+    revealed = revealed | reveals(called, bit(card))
     return led, top_key, winner, one_suit, two_holder, trick, revealed
+
+
+@njit(cache=True, inline="always")
+def reveals(called: int, cards: np.uint64) -> bool:
+    """C5: the called card among ``cards`` played (a mask) reveals the partner to everybody."""
+    return called >= 0 and cards & bit(called) != 0
 
 
 @njit(cache=True, inline="always")
