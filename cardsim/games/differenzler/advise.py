@@ -50,7 +50,7 @@ from cardsim.options import rules_text
 from cardsim.rng import DEAL_STREAM, check_seed, seed_streams
 
 OPTIONS = MAX_PREDICTION + 1  # predictions 0..157
-DEALER = PLAYERS - 1  # seats count from First Hand
+DEALER = np.int64(PLAYERS - 1)  # seats count from First Hand; typed, not a literal (start compiles once)
 FULL_DECK = np.uint64((1 << 36) - 1)
 BLOCK = 4  # samples per parallel work item (each plays 158 rounds)
 ACE_VALUE = 11
