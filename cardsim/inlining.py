@@ -7,7 +7,7 @@ calls anew, and so on down the tree: a function is compiled again for every path
 ``inline_ir`` deep-copies the fresh IR twice, block by block (each block copying the whole scope again), once to
 mutate and once for an unmutated original that this pass throws away (numba issues #8989 and #9204; the same
 fixes are proposed to numba-cuda, PR #689 and numba-cuda-mlir PR #197). cardsim's kernels are loops over the
-state machine's inlined steps, so this was about a third of a cold compile (docs/performance.md, compile time).
+state machine's inlined steps; without these, cold compiles are 17-41% shorter (docs/performance.md, compile time).
 
 ``install()`` replaces ``inline_function`` only: it compiles each callee's untyped IR once per set of compiler
 flags, inlines a copy of it (one deep copy, the scope copied once, source locations shared), and lets
