@@ -58,6 +58,7 @@ from cardsim.games.differenzler.state import (
     Params,
     State,
     audit_card,
+    audit_points,
     audit_prediction,
     decision,
     legal_cards,
@@ -259,7 +260,9 @@ def play_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.
         t, i, leader, led, top_key, top_trump, winner, won = step(card, trump, hands, history, points, t, i, leader,
                                                                   led, top_key, top_trump, winner, won)  # fmt: skip
         if audit is not None:
-            broken, taken = audit_card(audit, hands, points, seat, card, trump, t, i, broken, taken)
+            broken = audit_card(audit, hands, seat, card, broken)
+    if audit is not None:
+        broken = audit_points(points, broken)
     store(audit, broken, taken)
     sl[TRICK], sl[POS], sl[LEADER], sl[LED], sl[TOP_KEY], sl[TOP_TRUMP], sl[WINNER], sl[WON] = (
         t, i, leader, led, top_key, top_trump, winner, won)  # fmt: skip

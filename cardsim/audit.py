@@ -6,15 +6,14 @@ So a checked run gives each unit an audit row, uint64[SLOTS], and after every st
 compare the round with the audit's own count of it, without a branch: a broken invariant only sets its bit (bit k
 for the game's ``CHECKS[k]``). The hot loops keep the bits and the audit's running count (``load``) in registers
 and ``store`` them when they stop (a load and a store of the row per card cost Differenzler's loop a quarter of its
-speed). ``end`` raises ``BotFailure`` for the first broken invariant when the round is over; ``Game.run`` then
-finds the unit and replays it one step at a time with the full check.
+speed). When the round is over, ``end`` says whether an invariant broke and the kernel raises ``BotFailure``;
+``Game.run`` then finds the unit and replays it one step at a time with the full check, which names the step.
 
 Row layout::
 
     STEPS      steps checked, over every round of the unit
     BROKEN     bit k: the game's CHECKS[k] broken in this round
-    TAKEN      a running count of the game's (Differenzler's and call-partner's: the card points played in the
-               closed tricks)
+    TAKEN      a running count of the game's (call-partner's: the card points played in the closed tricks)
     HELD + seat   the seat's dealt cards less the cards the audit saw it play (MAX_SEATS seats)
 """
 
@@ -24,7 +23,6 @@ import numpy as np
 from numba import njit
 
 from cardsim.cards import bit, popcount
-from cardsim.errors import BotFailure
 
 STEPS, BROKEN, TAKEN, HELD = 0, 1, 2, 3
 MAX_SEATS = 6
@@ -95,13 +93,19 @@ def decision(audit: np.ndarray, broken: bool, k: int) -> None:
     audit[STEPS] += np.uint64(1)
 
 
-@njit(cache=True)
-def end(audit: np.ndarray, seats: int, cards: int, game: str, checks: tuple) -> None:
+@njit(cache=True, inline="always")
+def end(audit: np.ndarray, seats: int, cards: int) -> bool:
     """The round is over: count the cards the audit saw played (of the ``cards`` its count of the hands started
-    with), and raise ``BotFailure`` naming the first broken invariant (``checks``: the game's CHECKS), if any."""
+    with); whether an invariant broke. The caller raises ``BotFailure`` with a fixed message, and ``Game.run``
+    replays the unit one step at a time with the full check, which names the invariant (``broken`` names it
+    from the row). No strings pass: a kernel builds each string argument anew on every call, which cost a
+    checked Differenzler round about 20 ns, and a loop without reference counts may not build them at all."""
     for seat in range(seats):
         cards -= popcount(audit[HELD + seat])
     audit[STEPS] += np.uint64(cards)
-    for k in range(len(checks)):
-        if audit[BROKEN] >> np.uint64(k) & np.uint64(1):
-            raise BotFailure("a " + game + " round broke an invariant (--check): " + checks[k])
+    return audit[BROKEN] != 0
+
+
+def broken(audit: np.ndarray, checks: tuple) -> list[str]:
+    """The names of the invariants the row flags broken (``checks``: the game's CHECKS)."""
+    return [name for k, name in enumerate(checks) if int(audit[BROKEN]) >> k & 1]

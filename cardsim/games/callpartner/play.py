@@ -20,7 +20,6 @@ from cardsim.errors import BotFailure, CardsimError
 from cardsim.games.callpartner.rules import game_over
 from cardsim.games.callpartner.state import (
     CALLED,
-    CHECKS,
     DEALER,
     DECLARER,
     HIGH,
@@ -136,8 +135,8 @@ def _play_block(
     prange's index is unsigned in the parfor but signed in the typing pass before it."""
     s, totals = new_state(p.players), np.zeros(p.players, np.int64)
     work = Work(seed, start, games, b)
-    if strong_bots is None and checks is None:
-        _play_builtin(s, totals, work, p, bots, out)
+    if strong_bots is None:
+        _play_builtin(s, totals, work, p, bots, checks, out)
         return
     slots, players = s.slots, p.players
     for u in range(*_units(work, out)):
@@ -145,14 +144,8 @@ def _play_block(
         d = np.int64(0)  # not the literal 0: deal would compile for Literal[int](0) too
         while d == 0 or (games and not game_over(totals, players, d, p.target, p.max_deals)):
             deal(s, p, seed, start + u, d, _dealer(out, u, d, players))
-            if strong_bots is not None:
-                seed_bots(s, p, seed, start + u, d)
-            if strong_bots is None and checks is not None:
-                row = checks[u]  # one view (each costs atomic reference counts)
-                audit_deal(row, s, p)
-                builtin.run(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, row)
-                audit.end(row, players, players * p.hand, "callpartner", CHECKS)
-            elif checks is not None:
+            seed_bots(s, p, seed, start + u, d)
+            if checks is not None:
                 checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots))
             else:
                 run(s, p, bots, strong_bots)
@@ -162,9 +155,11 @@ def _play_block(
 
 
 @njit(cache=True, _nrt=False)
-def _play_builtin(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, out: Out) -> None:
-    """``_play_block`` for built-in bots without checks, with no reference counts and the round's ``deal`` and
-    ``run`` inlined: a call per round costs random self-play 9% (docs/DESIGN.md, fast loops)."""
+def _play_builtin(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, checks: np.ndarray | None,
+                  out: Out) -> None:  # fmt: skip
+    """``_play_block`` for built-in bots, with no reference counts and the round's ``deal`` and ``run`` inlined: a
+    call per round costs random self-play 9% and checked heuristic play 6% (docs/DESIGN.md, fast loops).
+    ``checks``: see ``simulate_games``."""
     slots, points, scores, players = s.slots, s.points, s.scores, p.players
     for u in range(*_units(work, out)):
         for seat in range(players):  # a loop: a slice assignment per unit costs more than a random bot's bid
@@ -172,7 +167,14 @@ def _play_builtin(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.
         d = np.int64(0)
         while d == 0 or (work.games and not game_over(totals, players, d, p.target, p.max_deals)):
             deal_inline(s, p, work.seed, work.start + u, d, _dealer(out, u, d, players), NO_SEAT)
-            builtin.run_inline(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, None)
+            if checks is None:
+                builtin.run_inline(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, None)
+            else:
+                row = checks[u]
+                audit_deal(row, s, p)
+                builtin.run_inline(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, row)
+                if audit.end(row, players, players * p.hand):
+                    raise BotFailure("a callpartner round broke an invariant (--check)")
             _record(out, u, d, slots, points, scores, totals)
             d += 1
         out.played[u] = d

@@ -25,7 +25,6 @@ import cardsim.audit as audit
 from cardsim.errors import BotFailure
 from cardsim.games.differenzler.rules import PLAYERS, TRICKS, game_over
 from cardsim.games.differenzler.state import (
-    CHECKS,
     FIRST_HAND,
     TRUMP_CARD,
     Params,
@@ -127,7 +126,8 @@ def _play_block(seed: np.uint64, start: int, p: Params, games: bool, bots: np.nd
                 row = checks[g]  # one view (each costs atomic reference counts)
                 audit_deal(row, dealt)
                 builtin.run_all(sl, hands, history, points, predictions, rng, bots, row)
-                audit.end(row, PLAYERS, PLAYERS * TRICKS, "differenzler", CHECKS)
+                if audit.end(row, PLAYERS, PLAYERS * TRICKS):
+                    raise BotFailure("a differenzler round broke an invariant (--check)")
             elif strong_bots is None:
                 builtin.run_all(sl, hands, history, points, predictions, rng, bots, None)
             elif checks is not None:

@@ -22,7 +22,6 @@ from cardsim.games.wizard.state import (
     BID_TOTAL,
     BIDDING,
     CARDS,
-    CHECKS,
     DEALER,
     MOVER,
     N_BIDS,
@@ -200,7 +199,8 @@ def _play_block(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong
                 row = checks[u]  # one view (each costs atomic reference counts)
                 audit_deal(row, dealt, schedule[r], slots[TURNED])
                 run_builtin(slots, hands, bid, won, log, rng, pm1, bots, np.int64(0), row)  # no literal: see run
-                audit.end(row, players, players * schedule[r], "wizard", CHECKS)
+                if audit.end(row, players, players * schedule[r]):
+                    raise BotFailure("a wizard round broke an invariant (--check)")
             elif checks is not None:
                 checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots))
             else:
