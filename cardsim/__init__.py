@@ -5,6 +5,7 @@
 >>> result.summary  # one row per seat: mean penalty, std, 95% CI
 >>> r = new_round("differenzler", seed=7, round=12)  # one round, move by move
 >>> r.play(r.legal()[0])
+>>> ladder("wizard", "random,heuristic,mc", deals=2000).ratings  # Elo ratings with 95% CIs
 >>> warmup(["wizard"], strong=True)  # compile ahead what a first run compiles (or: cardsim warmup wizard --strong)
 """
 
@@ -22,5 +23,14 @@ from cardsim.precompile import warmup  # noqa: E402
 from cardsim.round import Match, Round, new_game, new_round  # noqa: E402
 
 __version__ = "0.1.0"
-__all__ = ["CardsimError", "Match", "Result", "Round", "get_game", "new_game", "new_round", "replay", "simulate",
-           "warmup", "__version__"]  # fmt: skip
+__all__ = ["CardsimError", "Match", "Result", "Round", "get_game", "ladder", "new_game", "new_round", "replay",
+           "simulate", "warmup", "__version__"]  # fmt: skip
+
+
+def __getattr__(name: str):
+    """``cardsim.ladder`` (``cardsim.rating.ladder``), imported when first used: it needs the runner."""
+    if name == "ladder":
+        from cardsim.rating import ladder
+
+        return ladder
+    raise AttributeError(f"module 'cardsim' has no attribute {name!r}")

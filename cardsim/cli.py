@@ -1,4 +1,4 @@
-"""The ``cardsim`` command: simulate, tournament, advise, replay, info, warmup (and ``--version``).
+"""The ``cardsim`` command: simulate, tournament, ladder, advise, replay, info, warmup (and ``--version``).
 
 Every bad input (unknown game, bot, rule or value) ends with one line
 ``cardsim: error: ...`` naming what is allowed, and exit code 2.
@@ -27,6 +27,7 @@ EPILOG = """examples:
   cardsim tournament wizard --bots heuristic,random,random,random --games 10000 --out results/wiz
   cardsim tournament wizard --bots heuristic,random,random,random --games 10000 --out results/wiz --resume
   cardsim tournament differenzler --bots heuristic,heuristic,random,random --rounds 1000000 --dask-local 2
+  cardsim ladder differenzler --bots random,heuristic,mc --deals 2000 --out results/ladder-dz
   cardsim advise wizard --hand "W1 H13 H2 C7" --trump S --seat 1 --players 4
   cardsim info wizard
   cardsim warmup differenzler wizard --strong --replay
@@ -48,7 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     parser.add_argument("--version", action="version", version=version_line())
     commands = parser.add_subparsers(dest="command", required=True,
-                                     metavar="{simulate,tournament,advise,replay,info,warmup}")  # fmt: skip
+                                     metavar="{simulate,tournament,ladder,advise,replay,info,warmup}")  # fmt: skip
 
     def common(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("game", help="differenzler, wizard or callpartner")
@@ -98,6 +99,20 @@ def _parser() -> argparse.ArgumentParser:
                       "N worker processes")  # fmt: skip
     tour.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                       help="show a progress bar (default: on a terminal)")  # fmt: skip
+
+    lad = commands.add_parser("ladder", help="rating list: duplicate matches of every pair of bots, Elo ratings "
+                              "with 95%% CIs")  # fmt: skip
+    common(lad)
+    lad.add_argument("--deals", type=positive_int, default=10_000, help="deals per match (default 10000), each played "
+                     "once per seat rotation; every pair plays two matches")  # fmt: skip
+    lad.add_argument("--out", help="folder for the matches' results, the tables and the plot (default: none kept)")
+    lad.add_argument("--resume", action="store_true", help="continue the ladder in --out")
+    lad.add_argument("--threads", type=int, help="threads of the local run (default: all cores)")
+    lad.add_argument("--scheduler", metavar="ADDRESS", help="run the chunks on this dask.distributed scheduler")
+    lad.add_argument("--dask-local", type=positive_int, metavar="N", help="run the chunks on a local Dask cluster of "
+                     "N worker processes")  # fmt: skip
+    lad.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                     help="show a progress bar (default: on a terminal)")  # fmt: skip
 
     rep = commands.add_parser("replay", help="print one round exactly as it was played")
     common(rep)
@@ -247,6 +262,29 @@ def _tournament(args: argparse.Namespace) -> None:
         print(format_table(outcome.standings.pairs))
 
 
+def _ladder(args: argparse.Namespace) -> None:
+    from cardsim.analysis import format_table
+    from cardsim.rating import ladder
+
+    began = time.perf_counter()
+    result = ladder(args.game, args.bots, deals=args.deals, players=args.players, rules=_rules(args), seed=args.seed,
+                    out=args.out, resume=args.resume, threads=args.threads, scheduler=args.scheduler,
+                    dask_local=args.dask_local, progress=args.progress, check=args.check)  # fmt: skip
+    if args.json:
+        print(json.dumps({"game": result.game, "bots": result.bots, "deals": result.deals, "seed": result.seed,
+                          "folder": None if result.folder is None else str(result.folder),
+                          "ratings": result.ratings.to_dict(orient="records"),
+                          "pairs": result.pairs.to_dict(orient="records")}))  # fmt: skip
+        return
+    kept = f"; tables and plot in {result.folder}" if result.folder else ""
+    print(f"{result.game} ladder, {result.deals:,} deals per match, seed {result.seed}: "
+          f"{time.perf_counter() - began:.1f} s{kept}")  # fmt: skip
+    print()
+    print(format_table(result.ratings))
+    print()
+    print(format_table(result.pairs))
+
+
 def _replay(args: argparse.Namespace) -> None:
     from cardsim.engine import replay
     from cardsim.games import get_game
@@ -314,8 +352,8 @@ def _warmup(args: argparse.Namespace) -> None:
              "all were in the cache") + ")")  # fmt: skip
 
 
-COMMANDS = {"simulate": _simulate, "tournament": _tournament, "advise": _advise, "replay": _replay, "info": _info,
-            "warmup": _warmup}  # fmt: skip
+COMMANDS = {"simulate": _simulate, "tournament": _tournament, "ladder": _ladder, "advise": _advise, "replay": _replay,
+            "info": _info, "warmup": _warmup}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -327,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         resume = "; finished chunks are kept: the same command with --resume continues"
-        print(f"cardsim: interrupted{resume if args.command == 'tournament' else ''}", file=sys.stderr)
+        print(f"cardsim: interrupted{resume if args.command in ('tournament', 'ladder') else ''}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # output piped into a command that stopped reading (e.g. head)
         sys.stderr.close()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import matplotlib as mpl
 import numpy as np
@@ -285,4 +285,17 @@ def convergence(rows: pd.DataFrame, per: Per = "round", points: int = 400) -> Fi
     bottom.grid(alpha=0.3, which="both")
     bottom.legend(loc="best", fontsize="small")
     fig.suptitle(_title(rows, f"convergence of the mean {score_label(game, per)}"))
+    return fig
+
+
+def ladder_plot(result: Any) -> Figure:
+    """A rating list (``cardsim.rating.Ladder``): each bot's Elo rating with its 95% CI, best at the top."""
+    ratings = result.ratings.iloc[::-1]
+    fig = Figure(figsize=(7, 1.2 + 0.45 * len(ratings)), layout="constrained")
+    ax = fig.subplots()
+    ax.errorbar(ratings["elo"], np.arange(len(ratings)), xerr=ratings["ci95"], fmt="o", color=color(0), capsize=4)
+    ax.set_yticks(np.arange(len(ratings)), ratings["bot"])
+    ax.axvline(0, color="grey", linewidth=0.8)
+    ax.set_xlabel("rating (Elo scale, Bradley-Terry over deals; bars: 95% CI)")
+    ax.set_title(f"{result.game}: {result.deals:,} deals per match, seed {result.seed}")
     return fig

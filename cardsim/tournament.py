@@ -188,12 +188,12 @@ def standings(game: Game, stats: DealStats, lineup: tuple[str, ...], games: bool
                 diff_label, ci_label = labels[kind]
                 row[diff_label] = mean[i] - mean[j]
                 row[ci_label] = Z95 * math.sqrt(max(cov[i, i] + cov[j, j] - 2 * cov[i, j], 0.0) / max(stats.units, 1))
-            row["verdict"] = _verdict(row[labels["round"][0]], row["ci95"], names[a], names[b], game.lower_is_better)
+            row["verdict"] = verdict(row[labels["round"][0]], row["ci95"], names[a], names[b], game.lower_is_better)
             rows.append(row)
     return Standings(table, pd.DataFrame(rows))
 
 
-def _verdict(diff: float, ci: float, bot: str, opponent: str, lower_is_better: bool) -> str:
+def verdict(diff: float, ci: float, bot: str, opponent: str, lower_is_better: bool) -> str:
     """Which of two bots is better per round, when the CI of their difference excludes 0."""
     if abs(diff) <= ci:
         return "no significant difference"

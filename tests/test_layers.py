@@ -25,7 +25,7 @@ LAYERS = [
     ("game", ["cardsim.games", "cardsim.games.*.game", "cardsim.results", "cardsim.rows"]),
     ("tools", ["cardsim.games.*.advise", "cardsim.round", "cardsim.engine", "cardsim.runner", "cardsim.tournament",
                "cardsim.analysis", "cardsim.plots", "cardsim.report", "cardsim.advise", "cardsim.cli",
-               "cardsim.precompile", "cardsim"]),
+               "cardsim.precompile", "cardsim.rating", "cardsim"]),
 ]  # fmt: skip
 
 
