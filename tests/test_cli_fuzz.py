@@ -37,6 +37,9 @@ COMMANDS = {
     "tournament": COMMON | RUN | {
         "--out": ["new", "existing.parquet", "folder", "/proc/cardsim/x", ""], "--resume": None,
         "--no-duplicate": None, "--chunk": SIZES, "--scheduler": ["notanaddress", ""], "--dask-local": ["0", "x"]},
+    "ladder": COMMON | RUN | {
+        "--deals": SIZES, "--out": ["new", "existing.parquet", "folder", "/proc/cardsim/x", ""], "--resume": None,
+        "--scheduler": ["notanaddress", ""], "--dask-local": ["0", "x"]},
     "replay": COMMON | {"--round": ["0", "3", "-1", "x", "99999999999999999999"],
                         "--game-no": ["0", "2", "-1", str(2**63)]},  # fmt: skip
     "advise": {"--hand": ["SA SK H9", "W1 H13 H2 C7", "SA SA", "XX", ""], "--seat": ["0", "2", "9", "-1"],
@@ -55,6 +58,8 @@ def command_lines(draw) -> list[str]:
     argv = [command, draw(st.sampled_from(GAMES))]
     if command in ("simulate", "tournament"):
         argv += [draw(st.sampled_from(["--rounds", "--games"])), draw(st.sampled_from(SIZES))]
+    if command == "ladder":
+        argv += ["--deals", draw(st.sampled_from(SIZES))]
     if command == "replay":
         argv += ["--round", draw(st.sampled_from(COMMANDS["replay"]["--round"]))]
     if command == "advise":
