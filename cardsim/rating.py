@@ -94,12 +94,14 @@ def ladder(
     dask_local: int | None = None,
     progress: bool | None = None,
     check: bool = False,
+    timing_rounds: int = 10,
 ) -> Ladder:
     """Rate ``bots`` (at least two distinct ones) by duplicate matches of every pair, ``deals`` deals per match
     (see the module's docstring). ``out``: a folder that keeps every match's results folder (``matches/``), the
     tables (``ratings.parquet``, ``pairs.parquet``) and the plot (``ladder.png``); ``resume`` continues one. Without
     ``out`` the matches run in a temporary folder. ``seed=None`` draws one from the OS (a resumed ladder keeps the
-    one it drew). The other arguments as in ``runner.run``."""
+    one it drew). Each strong bot's time per decision is measured over ``timing_rounds`` single rounds against
+    heuristic bots, one thread (``Game.decision_times``). The other arguments as in ``runner.run``."""
     names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
     if len(names) < 2 or len(set(names)) != len(names):
         raise CardsimError(f"a ladder needs two or more different bots, got {','.join(names)}")
@@ -107,7 +109,8 @@ def ladder(
     if seed is None and resume and out is not None and (Path(out) / CONFIG).exists():
         seed = json.loads((Path(out) / CONFIG).read_text()).get("seed")
     seed = resolve_seed(seed)
-    seats = len(front.lineup("random", front.make_rules(rules, players)).names)
+    rule_set = front.make_rules(rules, players)
+    seats = len(front.lineup("random", rule_set).names)
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
     lineups = [lineup for a, b in pairs for lineup in ([a] + [b] * (seats - 1), [b] + [a] * (seats - 1))]
     matches = [experiment(front.name, lineup, rounds=deals, seed=seed + k, rules=rules, players=players)
@@ -121,6 +124,9 @@ def ladder(
                 dask_local=dask_local, progress=progress, check=check)  # fmt: skip
             tallies.append(_tally(exp, match_folder, front.score, front.lower_is_better))
         result = _result(front.name, names, seed, deals, pairs, tallies, front.score, front.lower_is_better)
+        times = {bot: _decision_ms(front, rule_set, bot, timing_rounds, seed) for bot in result.ratings.bot}
+        result.ratings["ms_per_decision"] = [times[bot][0] for bot in result.ratings.bot]
+        result.ratings["ms_p90"] = [times[bot][1] for bot in result.ratings.bot]
         if out is not None:
             result.folder = folder
             _write(result, folder)
@@ -171,6 +177,16 @@ def _tally(exp: Experiment, folder: Path, score: str, lower_is_better: bool) -> 
         per_deal = rows.groupby(["round", "bot"], observed=True)[score].mean().unstack("bot")
         tally.add(per_deal[a].to_numpy(), per_deal[b].to_numpy(), lower_is_better)
     return tally
+
+
+def _decision_ms(front: Any, rules: Any, bot: str, rounds: int, seed: int) -> tuple[float, float]:
+    """A strong bot's median and 90th-percentile milliseconds per decision; NaN for the other bots, whose
+    compiled decisions take well under a microsecond (the throughput benchmark's rates) and Python bots."""
+    lineup = front.lineup(bot, rules)
+    if lineup.strong_table is None or rounds < 1:
+        return math.nan, math.nan
+    times = front.decision_times(bot, rounds, seed, rules) * 1000
+    return float(np.median(times)), float(np.percentile(times, 90))
 
 
 def fit_bradley_terry(wins: np.ndarray, deals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

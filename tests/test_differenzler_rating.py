@@ -113,3 +113,15 @@ def test_without_a_folder_the_matches_leave_nothing_behind(tmp_path, monkeypatch
     assert result.folder is None and not any(tmp_path.iterdir())
     with pytest.raises(CardsimError, match="two or more"):
         cardsim.ladder("differenzler", ["heuristic"], deals=16)
+
+
+def test_a_strong_bots_time_per_decision_stands_beside_its_rating():
+    """Timed as the strength benchmark times it (``Game.decision_times``); the compiled built-in bots' decisions
+    are too quick to time one by one and get none."""
+    result = cardsim.ladder("differenzler", "heuristic,mc:samples=2:bid_samples=2", deals=4, progress=False,
+                            timing_rounds=2)  # fmt: skip
+    times = result.ratings.set_index("bot")
+    assert times.loc["mc:samples=2:bid_samples=2", "ms_per_decision"] > 0
+    assert times.loc["mc:samples=2:bid_samples=2", "ms_p90"] >= times.loc["mc:samples=2:bid_samples=2",
+                                                                          "ms_per_decision"]  # fmt: skip
+    assert np.isnan(times.loc["heuristic", "ms_per_decision"])

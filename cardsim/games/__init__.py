@@ -124,10 +124,11 @@ class Game(ABC):
             if not games or r == upto or self.game_over(rules, totals, r + 1):
                 return states
 
-    def decision_times(self, spec: str, rounds: int, seed: int = 0) -> np.ndarray:
+    def decision_times(self, spec: str, rounds: int, seed: int = 0, rules: Any = None) -> np.ndarray:
         """Seconds of every decision of the strong bot ``spec`` in seat 0 against heuristic bots over ``rounds``
-        single rounds with the default rules, asked one decision at a time (the strength benchmark's timing)."""
-        rules = self.make_rules()
+        single rounds under ``rules`` (default: the default rules), asked one decision at a time (the strength
+        benchmark's and the ladder's timing)."""
+        rules = self.make_rules() if rules is None else rules
         lineup = self.lineup([spec] + ["heuristic"] * (self.seats(rules) - 1), rules)
         if lineup.strong_table is None or lineup.table[0, 0] < FIRST_STRONG:
             strong = [b for b, i in self.builtin_bots.items() if i >= FIRST_STRONG]
