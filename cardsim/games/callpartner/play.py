@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
 import bots.callpartner as builtin
 import bots.callpartner_strong as strong
@@ -134,17 +135,45 @@ def _play_block(
     games: numba's parfor passes would drop writes into the State's arrays as dead code). ``b`` comes as a uint64:
     prange's index is unsigned in the parfor but signed in the typing pass before it."""
     s, totals = new_state(p.players), np.zeros(p.players, np.int64)
-    work = Work(seed, start, games, b)
-    if strong_bots is None:
-        _play_builtin(s, totals, work, p, bots, checks, out)
-        return
+    _play_units(s, totals, Work(seed, start, games, b), p, bots, strong_bots, checks, out)
+
+
+def _play_units(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray,
+                strong_bots: np.ndarray | None, checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+    """The loop over a work item's units: ``_play_builtin`` for built-in lineups, ``_play_strong`` with a strong
+    bot, chosen by the type of ``strong_bots`` as numba compiles (``_choose_units``)."""
+    raise NotImplementedError("compiled only")
+
+
+@overload(_play_units)
+def _choose_units(s, totals, work, p, bots, strong_bots, checks, out):  # noqa: ANN001, ANN202 (numba types)
+    """Pick the loop by type, so a lineup compiles only the loop it runs: numba does not prune an ``is None`` test
+    of an array argument, and a strong lineup compiled the built-in loop too (14 s of its cold compile)."""
+    if isinstance(strong_bots, types.NoneType):
+
+        def builtin_loop(s, totals, work, p, bots, strong_bots, checks, out):  # noqa: ANN001, ANN202
+            _play_builtin(s, totals, work, p, bots, checks, out)
+
+        return builtin_loop
+
+    def strong_loop(s, totals, work, p, bots, strong_bots, checks, out):  # noqa: ANN001, ANN202
+        _play_strong(s, totals, work, p, bots, strong_bots, checks, out)
+
+    return strong_loop
+
+
+@njit(cache=True)
+def _play_strong(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, strong_bots: np.ndarray,
+                 checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+    """``_play_block`` with a strong bot: each round through ``run`` (or ``run_checked``), the strong bots' own
+    streams seeded per round."""
     slots, players = s.slots, p.players
     for u in range(*_units(work, out)):
         totals[:] = 0
         d = np.int64(0)  # not the literal 0: deal would compile for Literal[int](0) too
-        while d == 0 or (games and not game_over(totals, players, d, p.target, p.max_deals)):
-            deal(s, p, seed, start + u, d, _dealer(out, u, d, players))
-            seed_bots(s, p, seed, start + u, d)
+        while d == 0 or (work.games and not game_over(totals, players, d, p.target, p.max_deals)):
+            deal(s, p, work.seed, work.start + u, d, _dealer(out, u, d, players))
+            seed_bots(s, p, work.seed, work.start + u, d)
             if checks is not None:
                 checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots))
             else:
