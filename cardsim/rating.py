@@ -3,7 +3,7 @@
 For each pair of bots (a, b) two matches are played (``runner.run``, a results folder each, resumable): a against
 copies of b (``[a, b, b, b]`` with four players), and b against copies of a. Each match plays its deals once per
 seat rotation, so each bot holds every hand. Match ``k`` (in pair order, a's match first) uses the seed
-``seed + k``: the matches are independent, which the CIs assume.
+``seed + k`` (mod 2**64): the matches are independent, which the CIs assume.
 
 A deal's outcome for the pair: a wins it when its mean score over its seats and rotations is better than b's (a
 tie counts half). The ratings are Bradley-Terry's on the Elo scale, P(a wins a deal against b) =
@@ -113,7 +113,7 @@ def ladder(
     seats = len(front.lineup("random", rule_set).names)
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
     lineups = [lineup for a, b in pairs for lineup in ([a] + [b] * (seats - 1), [b] + [a] * (seats - 1))]
-    matches = [experiment(front.name, lineup, rounds=deals, seed=seed + k, rules=rules, players=players)
+    matches = [experiment(front.name, lineup, rounds=deals, seed=(seed + k) % 2**64, rules=rules, players=players)
                for k, lineup in enumerate(lineups)]  # fmt: skip  (every bot and option checked before any work)
     with _folder(out, resume, {"game": front.name, "bots": names, "deals": deals, "seed": seed,
                                "rules": matches[0].rules, "players": seats}) as folder:  # fmt: skip

@@ -125,3 +125,8 @@ def test_a_strong_bots_time_per_decision_stands_beside_its_rating():
     assert times.loc["mc:samples=2:bid_samples=2", "ms_p90"] >= times.loc["mc:samples=2:bid_samples=2",
                                                                           "ms_per_decision"]  # fmt: skip
     assert np.isnan(times.loc["heuristic", "ms_per_decision"])
+
+
+def test_the_largest_seed_wraps_for_the_later_matches():
+    result = cardsim.ladder("differenzler", "random,heuristic", deals=4, seed=2**64 - 1, progress=False)
+    assert result.seed == 2**64 - 1 and result.pairs.deals[0] == 8
