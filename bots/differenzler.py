@@ -250,7 +250,7 @@ def play_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.
     trump = sl[TRUMP]
     zero, none = np.int64(0), np.int64(-1)  # not literals: the callees would compile for them too (issue 14)
     t, i, leader, led, top_key, top_trump, winner, won = zero, zero, sl[LEADER], none, none, none, sl[LEADER], zero
-    broken, taken = load(audit)
+    broken = load(audit)[0]  # Differenzler keeps no running count (its points are checked at the end)
     for _ in range(TRICKS * PLAYERS):
         seat = (leader + i) % PLAYERS
         legal = legal_mask(hands[seat], led, trump, top_trump)
@@ -263,7 +263,7 @@ def play_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.
             broken = audit_card(audit, hands, seat, card, broken)
     if audit is not None:
         broken = audit_points(points, broken)
-    store(audit, broken, taken)
+    store(audit, broken, zero)
     sl[TRICK], sl[POS], sl[LEADER], sl[LED], sl[TOP_KEY], sl[TOP_TRUMP], sl[WINNER], sl[WON] = (
         t, i, leader, led, top_key, top_trump, winner, won)  # fmt: skip
 
