@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from cardsim.games import GAMES, get_game  # noqa: E402
-from cardsim.lineup import Setting  # noqa: E402
+from cardsim.lineup import Setting, is_cheating  # noqa: E402
 from cardsim.report import markdown_table  # noqa: E402
 from cardsim.runner import experiment, run  # noqa: E402
 
@@ -112,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     for game in args.game or list(GAMES):
         front = get_game(game)
         for bot, settings in front.bot_settings.items():
+            if is_cheating(bot):
+                continue  # the honest bots' trade-off; omniscient is a reference (docs/bots.md)
             for level in levels:
                 row = measure(game, scaled(bot, settings, level), args.deals, args.decisions_rounds, args.seed)
                 rows.append(row | {"level": level})

@@ -27,6 +27,10 @@ declarer its discards.
   partner is whoever holds the called card there (nobody if the kitty brought
   it to the declarer), so the partner's identity is sampled consistently.
 
+``omniscient`` cheats, as a reference for the honest bots: it bids as ``mc`` (the auction's completions do not
+take a given deal), then calls, discards and plays as ``mc`` with the true hands, kitty and discards as its one
+sample (perfect-information Monte Carlo on the true deal).
+
 The drivers ask one entry, ``act(row, s, p, seat)``, at a strong seat's turn of the round's state machine
 (``cardsim.games.callpartner.state``): it hands the bot only that seat's view and its private stream
 (``s.bot_rng[seat]``), never the deal stream nor the other hands. Play-outs are rounds of the same state machine
@@ -54,9 +58,10 @@ from bots.callpartner import (
     run,
 )
 from cardsim.cards import bit, lowest_card, nth_card, popcount
-from cardsim.decisions import AUCTION, CALL, DISCARD
+from cardsim.decisions import AUCTION, CALL, CARD, DISCARD
 from cardsim.games.callpartner.rules import (
     BY_KEY,
+    DECK_SIZE,
     FULL_DECK,
     MAX_BID,
     MAX_PLAYERS,
@@ -76,25 +81,29 @@ from cardsim.games.callpartner.state import (
     FORCED,
     HAND_OF,
     HIGH,
+    KITTY,
     KITTY_OF,
     N_DISCARDS,
     PASS,
     PHASE,
     PLAN,
+    SEAT,
     TRUMP,
     Params,
     State,
     apply,
     copy_into,
+    legal_cards,
     new_state,
     start_play,
 )
-from cardsim.infoset import deal_weight, sample_view
+from cardsim.infoset import deal_weight, sample_view, true_deals
 from cardsim.lineup import FIRST_STRONG, MAX_SETTINGS, Setting
 from cardsim.rng import next_u64
+from cardsim.search import backpropagate, best_card, expand, new_tree, select
 
-MC = FIRST_STRONG
-BOT_IDS = {"mc": MC}
+MC, ISMCTS, OMNISCIENT = FIRST_STRONG, FIRST_STRONG + 1, FIRST_STRONG + 2
+BOT_IDS = {"mc": MC, "ismcts": ISMCTS, "omniscient": OMNISCIENT}
 BOT_DOCS = {
     "mc": "Monte Carlo bidder (the bid advice's completions of its hand: the best expected score of each level and "
     "trump against passing) and sampling card player (PIMC: each legal card played out by the heuristic in deals "
@@ -103,6 +112,11 @@ BOT_DOCS = {
     "best mean score of heuristic play-outs of sampled deals. Cost per decision: about samples x legal cards "
     "heuristic play-outs per card, bid_samples x 5 per bid, contract_samples x 4 per call and contract_samples x "
     "15 per discard (x 6 with 5 players)",
+    "ismcts": "bids, calls and discards as mc; plays by information-set Monte Carlo tree search (one tree over "
+    "deals drawn from its information set, every seat choosing by UCB, heuristic play-outs)",
+    "omniscient": "CHEATS (a reference, refused without --allow-cheating): bids as mc, then sees every hand, the "
+    "kitty and the discards: calls and discards as mc with the true deal as its one sample, plays as ismcts with "
+    "the true deal in every iteration (Monte Carlo tree search on the perfect-information game)",
 }
 BOT_SETTINGS = {
     "mc": {
@@ -111,8 +125,18 @@ BOT_SETTINGS = {
         "contract_samples": Setting(64, 0, 4096, "deals sampled per call and per discard decision (0: call and "
                                     "discard as the heuristic)"),
     },
+    "ismcts": {
+        "iterations": Setting(200, 1, 100000, "tree iterations (sampled deals) per card decision"),
+        "c": Setting(0.7, 0.0, 10.0, "UCB exploration constant (rewards are scores scaled to 0..1)", integer=False),
+        "bid_samples": Setting(48, 0, 4096, "completions per bid decision, as for mc"),
+        "contract_samples": Setting(64, 0, 4096, "deals sampled per call and per discard decision, as for mc"),
+    },
+    "omniscient": {
+        "iterations": Setting(200, 1, 100000, "tree iterations per card decision, all on the true deal"),
+        "c": Setting(0.7, 0.0, 10.0, "UCB exploration constant, as for ismcts", integer=False),
+        "bid_samples": Setting(48, 0, 4096, "completions per bid decision, as for mc (it bids honestly)"),
+    },
 }
-SAMPLES, BID_SAMPLES, CONTRACT_SAMPLES = 1, 2, 3  # columns of a bot's table row
 CALL_CANDIDATES = 4  # the strongest cards not in the hand that the call compares
 
 
@@ -226,32 +250,56 @@ def played_by(log: np.ndarray, n: int, players: int, dealer: int, trump: int, ou
 
 
 @njit(cache=True)
-def mc_play(samples: int, rng: np.ndarray, stream: int, v: View, p: Params) -> int:
-    """PIMC: the legal card with the best mean score of ``v.seat`` over ``samples`` deals of its information set,
-    each played to the end by the heuristic (rounds of the state machine started at the first trick with the
-    sampled hands, the log replayed)."""
+def _legal_now(v: View, p: Params) -> np.uint64:
+    """The seat's legal cards at its card decision (C7)."""
+    n = v.n
+    return legal_mask(v.hand, SUIT_OF[v.log[n - n % p.players]] if n % p.players else NO_SUIT)
+
+
+@njit(cache=True)
+def _card_deals(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> tuple:
+    """``samples`` deals [sample, pile] of the seat's information set at its card decision (``sample_with_call``),
+    or copies of the cheating bot's ``truth`` (``true_piles``; empty for the honest bots); and ``gone[seat]``, the
+    cards each seat has played."""
     players, seat, n = p.players, v.seat, v.n
-    led = SUIT_OF[v.log[n - n % players]] if n % players else NO_SUIT
-    legal = legal_mask(v.hand, led)
-    if not legal & (legal - np.uint64(1)):
-        return lowest_card(legal)
     gone = np.zeros(players, np.uint64)
     played_by(v.log, n, players, v.dealer, v.trump, gone)
+    if truth.shape[0]:
+        return true_deals(truth, samples), gone
     unseen, counts, forbidden, known = infoset(seat, v.hand, players, v.dealer, v.trump, v.declarer, v.discards,
                                                np.bool_(True), v.log, n)  # fmt: skip
-    deals = sample_with_call(rng, stream, samples, unseen, counts, forbidden, known, seat, n, v.declarer, v.called,
-                             players)  # fmt: skip
+    return sample_with_call(rng, stream, samples, unseen, counts, forbidden, known, seat, n, v.declarer, v.called,
+                            players), gone  # fmt: skip
+
+
+@njit(cache=True)
+def _start_deal(base: State, v: View, p: Params, deal: np.ndarray, gone: np.ndarray, hands: np.ndarray) -> None:
+    """``base`` = the round of the view with the hidden cards of ``deal`` (a row of ``_card_deals``): the state
+    machine started at the first trick with those hands and the log replayed. In this deal the partner is whoever
+    holds the called card (nobody if the kitty brought it to the declarer)."""
+    deal[v.seat] = v.hand
+    pile = v.discards if v.seat == v.declarer else deal[p.players]
+    for s in range(p.players):
+        hands[s] = deal[s] | gone[s]
+    start_play(base, p, v.dealer, hands, v.declarer, v.bid, v.trump, v.called, pile)
+    for k in range(v.n):
+        apply(base, p, v.log[k])
+
+
+@njit(cache=True)
+def mc_play(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> int:
+    """PIMC: the legal card with the best mean score of ``v.seat`` over ``samples`` deals of its information set,
+    each played to the end by the heuristic (rounds of the state machine started at the first trick with the
+    sampled hands, the log replayed). ``truth`` as for ``_card_deals``."""
+    players, seat = p.players, v.seat
+    legal = _legal_now(v, p)
+    if not legal & (legal - np.uint64(1)):
+        return lowest_card(legal)
+    deals, gone = _card_deals(samples, rng, stream, v, p, truth)
     totals = np.zeros(popcount(legal), np.int64)
     base, work, hands, table = new_state(players), new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
-        deals[i, seat] = v.hand
-        pile = v.discards if seat == v.declarer else deals[i, players]
-        for s in range(players):
-            hands[s] = deals[i, s] | gone[s]
-        # in this deal the partner is whoever holds the called card (nobody if the kitty brought it to the declarer)
-        start_play(base, p, v.dealer, hands, v.declarer, v.bid, v.trump, v.called, pile)
-        for k in range(n):
-            apply(base, p, v.log[k])
+        _start_deal(base, v, p, deals[i], gone, hands)
         c, m = 0, legal
         while m:
             card = lowest_card(m)
@@ -262,6 +310,44 @@ def mc_play(samples: int, rng: np.ndarray, stream: int, v: View, p: Params) -> i
             totals[c] += work.scores[seat]
             c += 1
     return nth_best(legal, totals)
+
+
+@njit(cache=True)
+def ismcts_play(iterations: int, c: float, rng: np.ndarray, stream: int, v: View, p: Params,
+                truth: np.ndarray) -> int:  # fmt: skip
+    """SO-ISMCTS (``cardsim.search``) over the card play: each iteration takes one deal of ``_card_deals`` (the
+    same true deal in every iteration for the cheating bot), descends the tree by UCB over the legal cards of the
+    seat to move (each seat maximising its own score), adds one node, plays the round out with the heuristic and
+    backs up every seat's score (C9, -20..20) scaled to 0..1. The most visited legal card."""
+    players = p.players
+    legal = _legal_now(v, p)
+    if not legal & (legal - np.uint64(1)):
+        return lowest_card(legal)
+    deals, gone = _card_deals(iterations, rng, stream, v, p, truth)
+    tree = new_tree(iterations + 1, np.int64(DECK_SIZE))
+    path = np.zeros(DECK_SIZE + 1, np.int64)
+    work, hands, table, rewards = new_state(players), np.empty(players, np.uint64), heuristics(), np.empty(players)
+    for i in range(iterations):
+        _start_deal(work, v, p, deals[i], gone, hands)
+        node, depth = np.int64(0), 1  # not the literal 0: select would compile for it too
+        while work.slots[PHASE] == CARD:
+            mover = work.slots[SEAT]
+            card, child = select(tree, node, legal_cards(work, p), c, rng, stream)
+            new = child < 0
+            if new:
+                child = expand(tree, node, card, mover)
+            apply(work, p, card)
+            if child < 0:
+                break
+            path[depth], depth, node = child, depth + 1, child
+            if new:
+                break
+        run(work, p, table, PLAY_ON, NO_PASSER, None)
+        for s in range(players):
+            rewards[s] = (work.scores[s] + MAX_BID) / (2.0 * MAX_BID)
+        backpropagate(tree, path, depth, rewards)
+    best = best_card(tree, legal)
+    return best if best >= 0 else lowest_card(legal)
 
 
 @njit(cache=True, inline="always")
@@ -320,10 +406,12 @@ def play_out(
 @njit(cache=True)
 def unseen_deals(
     samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, players: int, dealer: int,
-    kitty_taken: bool,
+    kitty_taken: bool, truth: np.ndarray,
 ) -> np.ndarray:  # fmt: skip
     """``samples`` uniform deals [sample, pile] of the cards the declarer ``seat`` has not seen before the first
-    trick: the other hands and, before it is taken, the kitty (the last pile)."""
+    trick: the other hands and, before it is taken, the kitty (the last pile); ``truth`` as for ``mc_play``."""
+    if truth.shape[0]:
+        return true_deals(truth, samples)
     log = np.empty(0, np.int64)
     unseen, counts, forbidden, known = infoset(seat, hand, players, dealer, np.int64(NO_SUIT), seat, np.uint64(0),
                                                kitty_taken, log, np.int64(0))  # fmt: skip
@@ -335,7 +423,7 @@ def unseen_deals(
 @njit(cache=True)
 def mc_call(
     samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, p: Params, dealer: int, trump: int,
-    bid: int,
+    bid: int, truth: np.ndarray,
 ) -> int:  # fmt: skip
     """C5: among the ``CALL_CANDIDATES`` strongest cards not in ``hand``, the one with the best mean score of the
     declarer ``seat`` over ``samples`` deals of the unseen cards, each played out by the heuristic after the
@@ -347,7 +435,7 @@ def mc_call(
     for i in range(BY_KEY.shape[1]):
         if n < CALL_CANDIDATES and not hand & bit(BY_KEY[trump, i]):
             candidates[n], n = BY_KEY[trump, i], n + 1
-    deals = unseen_deals(samples, rng, stream, hand, seat, players, dealer, np.bool_(False))
+    deals = unseen_deals(samples, rng, stream, hand, seat, players, dealer, np.bool_(False), truth)
     totals = np.zeros(n, np.int64)
     s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
@@ -363,7 +451,7 @@ def mc_call(
 @njit(cache=True)
 def mc_discard(
     samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, p: Params, dealer: int, trump: int,
-    bid: int, called: int,
+    bid: int, called: int, truth: np.ndarray,
 ) -> np.uint64:  # fmt: skip
     """C6: the discards (k = the kitty's size, from ``hand``, which holds the kitty) with the best mean score of the
     declarer ``seat`` over ``samples`` deals of the other hands, each played out by the heuristic. Candidates:
@@ -382,7 +470,7 @@ def mc_discard(
                 if bits >> j & 1:
                     chosen |= bit(nth_card(pool, j))
             candidates[n], n = chosen, n + 1
-    deals = unseen_deals(samples, rng, stream, hand, seat, players, dealer, np.bool_(True))
+    deals = unseen_deals(samples, rng, stream, hand, seat, players, dealer, np.bool_(True), truth)
     totals = np.zeros(n, np.int64)
     s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
@@ -398,26 +486,42 @@ def mc_discard(
 
 
 @njit(cache=True)
+def true_piles(s: State) -> np.ndarray:
+    """The cards each seat holds now and, last, the kitty until the declarer takes it, then the discards
+    (uint64[players + 1]): all ``omniscient`` sees."""
+    players = s.hands.shape[0]
+    truth = np.empty(players + 1, np.uint64)
+    truth[:players] = s.hands
+    truth[players] = np.uint64(s.slots[KITTY] if s.slots[PHASE] == CALL else s.slots[DISCARDS])
+    return truth
+
+
+@njit(cache=True)
 def decide(row: np.ndarray, rng: np.ndarray, stream: int, s: State, p: Params, seat: int) -> int:
     """The strong bot of table row ``row`` at ``seat``'s turn, from that seat's view of ``s`` only (its hand, the
     auction's high bid, the contract and call, its own discards, the cards played), drawing from stream
-    ``stream`` of ``rng`` only."""
+    ``stream`` of ``rng`` only; the cheating ``omniscient`` bot also from ``true_piles(s)`` after the auction."""
     slots, hand, dealer = s.slots, s.hands[seat], s.slots[DEALER]
     phase, trump, bid = slots[PHASE], slots[TRUMP], slots[HIGH]
+    cheat = row[0] == OMNISCIENT
+    # table rows: [MC, samples, bid_samples, contract_samples], [ISMCTS, iterations, c, bid_samples,
+    # contract_samples], [OMNISCIENT, iterations, c, bid_samples]
     if phase == AUCTION:
         if slots[FORCED]:  # all passed: the dealer's trump as the heuristic's
             return 4 * MIN_BID + best_trump(hand, p.players)[0]
-        number, suit = mc_bid(int(row[BID_SAMPLES]), rng, stream, hand, seat, dealer, p, bid)
+        number, suit = mc_bid(int(row[2] if row[0] == MC else row[3]), rng, stream, hand, seat, dealer, p, bid)
         return PASS if number == 0 else 4 * number + suit
+    truth = true_piles(s) if cheat else np.empty(0, np.uint64)
+    contract_samples = 1 if cheat else int(row[3] if row[0] == MC else row[4])
     if phase == CALL:  # C5, before it sees the kitty
-        return mc_call(int(row[CONTRACT_SAMPLES]), rng, stream, hand, seat, p, dealer, trump, bid)
+        return mc_call(contract_samples, rng, stream, hand, seat, p, dealer, trump, bid, truth)
     if phase == DISCARD:  # C6: the discards chosen at the first, laid down one a step
         chosen = np.uint64(slots[DISCARDS])
         plan = np.uint64(slots[PLAN]) & hand
         if not plan:
             if slots[N_DISCARDS] == 0:
-                plan = mc_discard(int(row[CONTRACT_SAMPLES]), rng, stream, hand, seat, p, dealer, trump, bid,
-                                  slots[CALLED])  # fmt: skip
+                plan = mc_discard(contract_samples, rng, stream, hand, seat, p, dealer, trump, bid, slots[CALLED],
+                                  truth)  # fmt: skip
             else:  # discards begun by another player of this seat (a Round): go on as the heuristic
                 plan = bit(heuristic_discard_one(hand | chosen, chosen, trump, p.discards_count))
             slots[PLAN] = np.int64(plan)
@@ -425,7 +529,9 @@ def decide(row: np.ndarray, rng: np.ndarray, stream: int, s: State, p: Params, s
     declarer = slots[DECLARER]
     own = np.uint64(slots[DISCARDS]) if seat == declarer else np.uint64(0)
     v = View(seat, hand, dealer, trump, declarer, bid, slots[CALLED], own, s.log, slots[CARDS])
-    return mc_play(int(row[SAMPLES]), rng, stream, v, p)
+    if row[0] == MC:
+        return mc_play(int(row[1]), rng, stream, v, p, truth)
+    return ismcts_play(int(row[1]), row[2], rng, stream, v, p, truth)
 
 
 @njit(cache=True)

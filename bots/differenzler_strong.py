@@ -16,6 +16,9 @@ unplayed cards and the cards it played).
   card with the least mean penalty for the bot's prediction wins (common deals for all cards).
 - ``ismcts`` card play: ``iterations`` of SO-ISMCTS (``cardsim.search``), one sampled deal per iteration, UCB
   with availability counts over the rewards 1 - penalty / 157 of each seat, heuristic rollouts.
+- ``omniscient`` cheats, as a reference for the honest bots: it sees every prediction made, predicts as ``mc``
+  with the true hands as its one "sample", and plays as ``ismcts`` with the true hands in every iteration (MCTS
+  on the perfect-information game).
 
 
 """
@@ -43,6 +46,7 @@ from cardsim.games.differenzler.rules import (
 from cardsim.games.differenzler.state import (
     FIRST_HAND,
     POS,
+    PREDICTED,
     TRICK,
     TRUMP,
     TRUMP_CARD,
@@ -56,16 +60,19 @@ from cardsim.games.differenzler.state import (
     observe,
     to_move,
 )
-from cardsim.infoset import sample_view
+from cardsim.infoset import sample_view, true_deals
 from cardsim.lineup import MAX_SETTINGS, Setting
 from cardsim.search import backpropagate, best_card, expand, new_tree, select
 
-MC, ISMCTS = STRONG, STRONG + 1
-BOT_IDS = {**basic.BOT_IDS, "mc": MC, "ismcts": ISMCTS}
+MC, ISMCTS, OMNISCIENT = STRONG, STRONG + 1, STRONG + 2
+BOT_IDS = {**basic.BOT_IDS, "mc": MC, "ismcts": ISMCTS, "omniscient": OMNISCIENT}
 BOT_DOCS = {
     **basic.BOT_DOCS,
     "mc": "Monte Carlo prediction (least expected penalty over sampled deals) and sampling card play (PIMC)",
     "ismcts": "Monte Carlo prediction and Information Set MCTS card play (SO-ISMCTS, heuristic rollouts)",
+    "omniscient": "CHEATS (a reference, refused without --allow-cheating): sees every hand and prediction; predicts "
+    "as mc with the true deal as its one sample, plays by Monte Carlo tree search on the true deal (every seat "
+    "choosing by UCB, heuristic rollouts)",
 }
 _BID_SAMPLES = Setting(64, 1, 100_000, "deals sampled for the prediction; cost ~ bid_samples x a few rollouts")
 BOT_SETTINGS = {
@@ -78,6 +85,10 @@ BOT_SETTINGS = {
                                                  "each"),  # fmt: skip
         "c": Setting(0.1, 0.0, 10.0, "UCB exploration constant (rewards are 1 - penalty / 157)", integer=False),
         "bid_samples": _BID_SAMPLES,
+    },
+    "omniscient": {
+        "iterations": Setting(200, 1, 1_000_000, "search iterations per card decision, all on the true deal"),
+        "c": Setting(0.1, 0.0, 10.0, "UCB exploration constant, as for ismcts", integer=False),
     },
 }
 FULL_DECK = np.uint64((1 << 36) - 1)
@@ -130,10 +141,13 @@ def infoset(seat: int, v: State, played: np.ndarray) -> tuple:
 
 
 @njit(cache=True)
-def _sampled_deals(seat: int, v: State, rng: np.ndarray, stream: int, samples: int,
-                   played: np.ndarray) -> np.ndarray:  # fmt: skip
-    """``samples`` uniform deals [sample, seat] of the hidden cards, the seat's own hand in its place."""
+def _sampled_deals(seat: int, v: State, rng: np.ndarray, stream: int, samples: int, played: np.ndarray,
+                   truth: np.ndarray) -> np.ndarray:  # fmt: skip
+    """``samples`` uniform deals [sample, seat] of the hidden cards, the seat's own hand in its place; for the
+    cheating ``omniscient`` bot (``truth`` the true hands, uint64[4]; else empty) that many copies of the truth."""
     unseen, counts, forbidden, known = infoset(seat, v, played)
+    if truth.shape[0]:
+        return true_deals(truth, samples)
     deals = np.empty((samples, PLAYERS), np.uint64)
     n_played = np.int64(0)  # not the literal 0: sample_view would compile for it too
     for s in range(PLAYERS):
@@ -172,12 +186,14 @@ def _sample_state(sim: State, v: State, deal: np.ndarray, preds: np.ndarray, p: 
 
 
 @njit(cache=True)
-def mc_prediction(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, samples: int) -> tuple:
-    """The prediction with the least mean penalty over ``samples`` sampled deals, and the mean penalty of every
-    prediction 0..157 (heuristic play towards it by the bot, the others' predictions visible or heuristic)."""
+def mc_prediction(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, samples: int,
+                  truth: np.ndarray) -> tuple:  # fmt: skip
+    """The prediction with the least mean penalty over ``samples`` sampled deals (``truth`` as for
+    ``_sampled_deals``), and the mean penalty of every prediction 0..157 (heuristic play towards it by the bot, the
+    others' predictions visible or heuristic)."""
     trump = v.slots[TRUMP]
     played = np.zeros(PLAYERS, np.uint64)
-    deals = _sampled_deals(seat, v, rng, stream, samples, played)
+    deals = _sampled_deals(seat, v, rng, stream, samples, played, truth)
     table = _heuristic_table()
     sim, preds = copy_state(v), np.empty(PLAYERS, np.int64)
     out = np.empty(MAX_PREDICTION + 1, np.int64)
@@ -195,12 +211,12 @@ def mc_prediction(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, 
 
 
 @njit(cache=True)
-def pimc_card(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, samples: int) -> int:
-    """The legal card with the least mean penalty for the bot's prediction over ``samples`` sampled deals, each
-    played out by the heuristic after the card (the same deals for every card)."""
+def pimc_card(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, samples: int, truth: np.ndarray) -> int:
+    """The legal card with the least mean penalty for the bot's prediction over ``samples`` sampled deals (``truth``
+    as for ``_sampled_deals``), each played out by the heuristic after the card (the same deals for every card)."""
     trump = v.slots[TRUMP]
     played = np.zeros(PLAYERS, np.uint64)
-    deals = _sampled_deals(seat, v, rng, stream, samples, played)
+    deals = _sampled_deals(seat, v, rng, stream, samples, played, truth)
     table = _heuristic_table()
     preds = np.empty((samples, PLAYERS), np.int64)
     for k in range(samples):
@@ -223,13 +239,14 @@ def pimc_card(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, samp
 
 
 @njit(cache=True)
-def ismcts_card(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, iterations: int, c: float) -> int:
-    """SO-ISMCTS (``cardsim.search``): ``iterations`` sampled deals, each descending the tree by UCB over the
-    legal cards of the seat to move, expanding one node and played out by the heuristic; rewards
-    1 - penalty / 157 for every seat. The most visited legal card."""
+def ismcts_card(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, iterations: int, c: float,
+                truth: np.ndarray) -> int:  # fmt: skip
+    """SO-ISMCTS (``cardsim.search``): ``iterations`` sampled deals (``truth`` as for ``_sampled_deals``), each
+    descending the tree by UCB over the legal cards of the seat to move, expanding one node and played out by the
+    heuristic; rewards 1 - penalty / 157 for every seat. The most visited legal card."""
     trump = v.slots[TRUMP]
     played = np.zeros(PLAYERS, np.uint64)
-    deals = _sampled_deals(seat, v, rng, stream, iterations, played)
+    deals = _sampled_deals(seat, v, rng, stream, iterations, played, truth)
     table = _heuristic_table()
     tree = new_tree(iterations + 1, np.int64(36))
     sim, preds, rewards = copy_state(v), np.empty(PLAYERS, np.int64), np.empty(PLAYERS)
@@ -263,17 +280,24 @@ def ismcts_card(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, it
 @njit(cache=True)
 def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
     """What the strong bot of table row ``row`` ([id, settings...]) at ``seat`` (the seat to move) does now: a
-    prediction (A7) or a card (A8; a forced card is played without thinking). It sees only
+    prediction (A7) or a card (A8; a forced card is played without thinking). An honest bot sees only
     ``observe(s, p, seat)`` and draws from its seat's private stream only (``state.bot_stream``: a one-way
-    function of the round key, never the deal stream nor another seat's)."""
+    function of the round key, never the deal stream nor another seat's). The cheating ``omniscient`` bot also
+    sees every prediction made and the true hands."""
     v = observe(s, p, seat)
+    cheat = row[0] == OMNISCIENT
+    truth = s.hands.copy() if cheat else np.empty(0, np.uint64)
+    if cheat:
+        for i in range(s.slots[PREDICTED]):
+            other = (s.slots[FIRST_HAND] + i) % PLAYERS
+            v.predictions[other] = s.predictions[other]
     rng, stream = bot_stream(s, seat), np.int64(0)  # not the literal 0: every callee would compile for it too
     if decision(v) == PREDICT:
-        samples = int(row[2]) if row[0] == MC else int(row[3])
-        return mc_prediction(rng, stream, seat, v, p, samples)[0]
+        samples = 1 if cheat else int(row[2]) if row[0] == MC else int(row[3])
+        return mc_prediction(rng, stream, seat, v, p, samples, truth)[0]
     legal = legal_cards(v, p)
     if popcount(legal) == 1:
         return lowest_card(legal)
     if row[0] == MC:
-        return pimc_card(rng, stream, seat, v, p, int(row[1]))
-    return ismcts_card(rng, stream, seat, v, p, int(row[1]), row[2])
+        return pimc_card(rng, stream, seat, v, p, int(row[1]), truth)
+    return ismcts_card(rng, stream, seat, v, p, int(row[1]), row[2], truth)

@@ -1,5 +1,5 @@
-"""Built-in compiled Wizard bots: ``random`` and ``heuristic`` here, the strong ``mc`` and ``ismcts`` in
-``bots.wizard_strong``.
+"""Built-in compiled Wizard bots: ``random``, ``heuristic`` and ``rulebased`` (a published baseline) here, the
+strong ``mc``, ``ismcts`` and the cheating reference ``omniscient`` in ``bots.wizard_strong``.
 
 Three decisions: the trump suit when a Wizard is turned up (the dealer, B4),
 the bid (B5) and the card (B6). A bot sees its own hand, the trump, the
@@ -13,7 +13,19 @@ from numba import njit
 
 from cardsim.cards import lowest_card, nth_card, popcount
 from cardsim.decisions import BID, TRUMP
-from cardsim.games.wizard.rules import RANK_OF, SUIT_MASK, SUIT_OF, WIZARD_KEY, WIZARD_MASK, card_key, legal_mask
+from cardsim.games.wizard.rules import (
+    DECK_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RANK_OF,
+    SECOND_BEATS_FIRST,
+    SUIT_MASK,
+    SUIT_OF,
+    WIZARD_KEY,
+    WIZARD_MASK,
+    card_key,
+    legal_mask,
+)
 from cardsim.games.wizard.state import (
     CARDS,
     LED,
@@ -28,17 +40,24 @@ from cardsim.games.wizard.state import (
 from cardsim.lineup import FIRST_STRONG, Setting
 from cardsim.rng import below
 
-RANDOM, HEURISTIC = 0, 1
-MC, ISMCTS = FIRST_STRONG, FIRST_STRONG + 1  # the strong bots (bots.wizard_strong)
-BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "mc": MC, "ismcts": ISMCTS}
+RANDOM, HEURISTIC, RULEBASED = 0, 1, 2
+MC, ISMCTS, OMNISCIENT = FIRST_STRONG, FIRST_STRONG + 1, FIRST_STRONG + 2  # the strong bots (bots.wizard_strong)
+BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "rulebased": RULEBASED, "mc": MC, "ismcts": ISMCTS,
+           "omniscient": OMNISCIENT}  # fmt: skip
 BOT_DOCS = {
     "random": "uniform bid 0..cards (an allowed one), uniform legal card, uniform trump suit",
     "heuristic": "bids the expected tricks of its Wizards, trumps and high cards; wins tricks while short of "
     "its bid, sheds winners and keeps Jesters to duck once it is made; names its strongest suit as trump",
+    "rulebased": "the rule-based baseline of Schumacher & Pleines (IEEE CoG 2022): bids the rounded sum of its "
+    "cards' win values; leads its highest-valued card while short of its bid (its lowest once made), plays its "
+    "highest card if it wins the trick, else its lowest; once made, the highest card that still loses",
     "mc": "Monte Carlo: bids and plays the card with the best mean score over deals sampled from what it has seen, "
     "each played out by the heuristic; names trump as the heuristic",
     "ismcts": "bids as mc; plays by information-set Monte Carlo tree search (one tree over sampled deals, every "
     "seat choosing by UCB, heuristic play-outs); names trump as the heuristic",
+    "omniscient": "CHEATS (a reference, refused without --allow-cheating): sees every hand and bid; bids as mc with "
+    "the true deal as its one sample, plays by Monte Carlo tree search on the true deal (every seat choosing by "
+    "UCB, heuristic play-outs)",
 }
 BOT_SETTINGS = {
     "mc": {
@@ -50,7 +69,91 @@ BOT_SETTINGS = {
         "c": Setting(0.7, 0.0, 10.0, "UCB exploration constant (rewards are scores scaled to 0..1)", integer=False),
         "bid_samples": Setting(32, 1, 4096, "deals sampled per bid, as for mc"),
     },
+    "omniscient": {
+        "iterations": Setting(200, 1, 100000, "tree iterations per card, all on the true deal; cost ~ iterations x "
+                              "cards"),  # fmt: skip
+        "c": Setting(0.7, 0.0, 10.0, "UCB exploration constant, as for ismcts", integer=False),
+    },
 }
+
+
+def _rulebased_values() -> np.ndarray:
+    """RULEBASED_VALUE[players - 3, trump + 1, card]: the card's value in Schumacher & Pleines' rule-based player.
+    Against one other card of the deck, the share it beats when led (the cards that do not beat it) and when
+    played second (the first cards it beats), averaged; to the power players - 1 (it must beat every other card
+    of a trick); scaled so that the whole deck is worth 60 / players tricks, so a random hand of k cards is worth
+    k / players on average. Two-card tricks are judged by the rules (``rules.SECOND_BEATS_FIRST``)."""
+    beats = SECOND_BEATS_FIRST  # [trump + 1, first, second]
+    one = ((1 - beats.sum(axis=2) / DECK_SIZE) + beats.sum(axis=1) / DECK_SIZE) / 2
+    values = np.empty((MAX_PLAYERS - MIN_PLAYERS + 1, 5, DECK_SIZE))
+    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        p = one ** (players - 1)
+        values[players - MIN_PLAYERS] = p / p.sum(axis=1, keepdims=True) * DECK_SIZE / players
+    return values
+
+
+RULEBASED_VALUE = _rulebased_values()
+
+
+@njit(cache=True)
+def rulebased_value(hand: np.uint64, trump: int, players: int) -> float:
+    """The hand's expected tricks for ``rulebased``: its cards' ``RULEBASED_VALUE`` summed."""
+    values = RULEBASED_VALUE[players - MIN_PLAYERS, trump + 1]
+    total = 0.0
+    m = hand
+    while m:
+        total += values[lowest_card(m)]
+        m &= m - np.uint64(1)
+    return total
+
+
+@njit(cache=True)
+def rulebased_bid(hand: np.uint64, trump: int, players: int, cards: int, refused: int) -> int:
+    """The hand's value rounded (half to even, as numpy rounds), at most ``cards``; if that bid is refused
+    (plus_minus_one, which the paper does not play), the allowed neighbour nearer the value (the lower on a tie)."""
+    value = rulebased_value(hand, trump, players)
+    bid = min(cards, round(value))
+    if bid == refused:
+        bid = bid + 1 if bid == 0 or (bid < cards and value - bid > 0) else bid - 1
+    return bid
+
+
+@njit(cache=True)
+def rulebased_trump(hand: np.uint64, players: int) -> int:
+    """The trump suit under which the hand is worth most (the lowest suit on ties): the paper's players never
+    name one (a turned Wizard is not played there), so this follows its bid's logic."""
+    best, best_value = 0, -1.0
+    for suit in range(4):
+        value = rulebased_value(hand, suit, players)
+        if value > best_value:
+            best, best_value = suit, value
+    return best
+
+
+@njit(cache=True)
+def rulebased_play(legal: np.uint64, led: int, top_key: int, n_played: int, players: int, trump: int,
+                   need: int) -> int:  # fmt: skip
+    """Win-or-duck by card value (``RULEBASED_VALUE``; ties: the lower card counts lower). Short of its bid
+    (``need`` > 0): lead the highest-valued card; later in a trick play it if it beats the trick so far, else the
+    lowest-valued. Bid made: lead the lowest-valued; later the highest-valued card that does not beat the trick so
+    far, else the lowest-valued."""
+    values = RULEBASED_VALUE[players - MIN_PLAYERS, trump + 1]
+    low, high, duck = -1, -1, -1
+    m = legal
+    while m:  # ascending cards: a later card of equal value does not replace an earlier one as the lowest
+        card = lowest_card(m)
+        m &= m - np.uint64(1)
+        if low < 0 or values[card] < values[low]:
+            low = card
+        if high < 0 or values[card] >= values[high]:
+            high = card
+        if n_played > 0 and card_key(card, led, trump) <= top_key and (duck < 0 or values[card] >= values[duck]):
+            duck = card
+    if n_played == 0:
+        return high if need > 0 else low
+    if need > 0:
+        return high if card_key(high, led, trump) > top_key else low
+    return duck if duck >= 0 else low
 
 
 @njit(cache=True)
@@ -147,10 +250,12 @@ def heuristic_play(legal: np.uint64, led: int, top_key: int, n_played: int, play
 
 
 @njit(cache=True, inline="always")
-def choose_trump(bot: int, rng: np.ndarray, stream: int, hand: np.uint64) -> int:
+def choose_trump(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, players: int) -> int:
     """The dealer's trump suit 0..3 when a Wizard is turned up (B4)."""
     if bot == RANDOM:
         return below(rng, stream, 4)
+    if bot == RULEBASED:
+        return rulebased_trump(hand, players)
     return heuristic_trump(hand)
 
 
@@ -162,6 +267,8 @@ def bid(
     if bot == RANDOM:
         choice = below(rng, stream, cards if refused >= 0 else cards + 1)
         return choice + 1 if 0 <= refused <= choice else choice
+    if bot == RULEBASED:
+        return rulebased_bid(hand, trump, players, cards, refused)
     return heuristic_bid(hand, trump, players, cards, refused)
 
 
@@ -181,19 +288,21 @@ def play(
     """A card from ``legal`` (B6); ``top_key`` is the best ``card_key`` in the trick so far."""
     if bot == RANDOM:
         return nth_card(legal, below(rng, stream, popcount(legal)))
+    if bot == RULEBASED:
+        return rulebased_play(legal, led, top_key, n_played, players, trump, need)
     return heuristic_play(legal, led, top_key, n_played, players, trump, need)
 
 
 @njit(cache=True, inline="always")
 def decide(bot: int, slots: np.ndarray, hands: np.ndarray, bids: np.ndarray, won: np.ndarray, rng: np.ndarray,
            plus_minus_one: bool, seat: int) -> int:  # fmt: skip
-    """The action of built-in bot ``bot`` (RANDOM or HEURISTIC) for ``seat``, the seat to move, from its view: its
-    hand, the public slots (trump, trick so far, bids made), its own tricks and its own stream ``1 + seat`` of
-    ``rng`` (the State's arrays, unpacked once by the hot loops)."""
+    """The action of built-in bot ``bot`` (RANDOM, HEURISTIC or RULEBASED) for ``seat``, the seat to move, from its
+    view: its hand, the public slots (trump, trick so far, bids made), its own tricks and its own stream
+    ``1 + seat`` of ``rng`` (the State's arrays, unpacked once by the hot loops)."""
     d = slots[PHASE]
-    if d == TRUMP:
-        return choose_trump(bot, rng, 1 + seat, hands[seat])
     players, trump = hands.shape[0], slots[TRUMP_SUIT]
+    if d == TRUMP:
+        return choose_trump(bot, rng, 1 + seat, hands[seat], players)
     if d == BID:
         no = refused_of(slots, players, plus_minus_one)
         return bid(bot, rng, 1 + seat, hands[seat], trump, players, slots[CARDS], no)

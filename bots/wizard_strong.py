@@ -1,5 +1,7 @@
 """Strong compiled Wizard bots (issue 6): ``mc``, a Monte Carlo bidder with a determinized (PIMC) card player,
-and ``ismcts``, the same bidder with an information-set MCTS card player (``ismcts_play``).
+and ``ismcts``, the same bidder with an information-set MCTS card player (``ismcts_play``); and ``omniscient``,
+which cheats (a reference for the honest bots): it sees every bid, bids as ``mc`` with the true deal as its one
+sample, and plays as ``ismcts`` with the true deal in every iteration (MCTS on the perfect-information game).
 
 They decide from the seat's information set only (``view_infoset``): its own hand, the turned card, the bids it
 may see, and every card played so far and by whom. They sample deals of the hidden cards uniformly
@@ -22,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bots.wizard import ISMCTS, MC, heuristic_bid, heuristic_play, heuristic_trump
+from bots.wizard import MC, OMNISCIENT, heuristic_bid, heuristic_play, heuristic_trump
 from cardsim.cards import bit, lowest_card, popcount
 from cardsim.deal import seat_after
 from cardsim.decisions import BID, TRUMP
@@ -53,7 +55,7 @@ from cardsim.games.wizard.state import (
     legal_cards,
     trick_step,
 )
-from cardsim.infoset import observe_play, reveal_void, sample_view
+from cardsim.infoset import observe_play, reveal_void, sample_view, true_deals
 from cardsim.search import backpropagate, best_card, expand, new_tree, select
 
 _ZERO = np.uint64(0)
@@ -106,8 +108,11 @@ def play_out(hands, players, trump, bids, won, seat, i, led, decided, top_key, w
 
 
 @njit(cache=True)
-def _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_played):
-    """``samples`` uniform deals of the seat's info set ([sample, seat], the stack last)."""
+def _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_played, truth):
+    """``samples`` uniform deals of the seat's info set ([sample, seat], the stack last); for the cheating
+    ``omniscient`` bot (``truth`` the true piles, uint64[players + 1]; else empty) that many copies of the truth."""
+    if truth.shape[0]:
+        return true_deals(truth, samples)
     unseen, counts, forbidden, known = view_infoset(seat, hand, players, cards, turned, log, n_played)
     deals = np.empty((samples, players + 1), np.uint64)
     sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, n_played)
@@ -115,12 +120,15 @@ def _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_play
 
 
 @njit(cache=True)
-def mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turned, bids, n_seen, plus_minus_one):
-    """The bid with the best mean score over ``samples`` sampled deals (see the module docstring).
+def mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turned, bids, n_seen, plus_minus_one,
+           truth):  # fmt: skip
+    """The bid with the best mean score over ``samples`` sampled deals (see the module docstring; ``truth`` as for
+    ``_deals``).
 
     ``bids[seat_after(dealer, 1 + i)]`` for ``i < n_seen`` are the earlier bids this seat sees.
     """
-    deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, np.empty((0, 2), np.int64), np.int64(0))
+    deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, np.empty((0, 2), np.int64), np.int64(0),
+                   truth)  # fmt: skip
     mine = 0
     total_seen = 0
     for i in range(players):
@@ -193,25 +201,26 @@ def _guesses(deals, seat, players, cards, trump, bids, bids_seen, log, n_played)
 
 @njit(cache=True)
 def _card_decision(samples, rng, stream, seat, hand, legal, players, cards, trump, turned, bids, bids_seen, won, log,
-                   n_played) -> tuple:  # fmt: skip
+                   n_played, truth) -> tuple:  # fmt: skip
     """What both card players start from: the trick so far (cards in it, led suit, decided, top key, winner), the
     heuristic's card, and ``samples`` deals of the info set with every seat's bid in each (``_guesses``). No deals
-    when the card is forced (the heuristic's card stands)."""
+    when the card is forced (the heuristic's card stands). ``truth`` as for ``_deals``."""
     trick = _trick_so_far(log, n_played, players, trump, seat)
     fallback = heuristic_play(legal, trick[1], trick[3], trick[0], players, trump, bids[seat] - won[seat])
     if popcount(legal) > 1:
-        deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_played)
+        deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_played, truth)
         return trick, fallback, deals, _guesses(deals, seat, players, cards, trump, bids, bids_seen, log, n_played)
     return trick, fallback, np.empty((0, players + 1), np.uint64), np.empty((0, players), np.int64)
 
 
 @njit(cache=True)
 def pimc_play(samples, rng, stream, seat, hand, legal, players, cards, trump, turned, bids, bids_seen, won, log,
-              n_played) -> int:  # fmt: skip
+              n_played, truth) -> int:  # fmt: skip
     """The legal card with the best mean score for the own bid over ``samples`` sampled deals, each played out
-    by the heuristic (see the module docstring). ``bids_seen``: the others' bids are visible (else estimated)."""
+    by the heuristic (see the module docstring). ``bids_seen``: the others' bids are visible (else estimated).
+    ``truth`` as for ``_deals``."""
     trick, fallback, deals, guess = _card_decision(samples, rng, stream, seat, hand, legal, players, cards, trump,
-                                                   turned, bids, bids_seen, won, log, n_played)  # fmt: skip
+                                                   turned, bids, bids_seen, won, log, n_played, truth)  # fmt: skip
     if deals.shape[0] == 0:
         return fallback
     i, led, decided, top_key, winner = trick
@@ -241,13 +250,13 @@ def pimc_play(samples, rng, stream, seat, hand, legal, players, cards, trump, tu
 
 @njit(cache=True)
 def ismcts_play(iterations, c, rng, stream, seat, hand, legal, players, cards, trump, turned, bids, bids_seen, won,
-                log, n_played) -> int:  # fmt: skip
+                log, n_played, truth) -> int:  # fmt: skip
     """Single-observer ISMCTS (``cardsim.search``): each iteration samples a deal of the info set, descends the
     tree over the cards legal in that deal (UCB for every seat, each maximising its own round score), adds one
     node, plays the round out with the heuristic and backs up every seat's score scaled to 0..1. The most visited
-    card at the root wins."""
+    card at the root wins. ``truth`` as for ``_deals``."""
     trick, fallback, deals, guess = _card_decision(iterations, rng, stream, seat, hand, legal, players, cards, trump,
-                                                   turned, bids, bids_seen, won, log, n_played)  # fmt: skip
+                                                   turned, bids, bids_seen, won, log, n_played, truth)  # fmt: skip
     if deals.shape[0] == 0:
         return fallback
     i0, led0, decided0, top0, winner0 = trick
@@ -290,43 +299,61 @@ def ismcts_play(iterations, c, rng, stream, seat, hand, legal, players, cards, t
 
 @njit(cache=True)
 def bid(row: np.ndarray, rng: np.ndarray, stream: int, seat: int, hand: np.uint64, dealer: int, players: int,
-        cards: int, trump: int, turned: int, bids: np.ndarray, n_seen: int, plus_minus_one: bool) -> int:  # fmt: skip
-    """A strong bot's bid; ``row`` is its bot-table row: ``[MC, samples, bid_samples]`` or
-    ``[ISMCTS, iterations, c, bid_samples]``."""
-    samples = int(row[2] if row[0] == MC else row[3])
-    return mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turned, bids, n_seen, plus_minus_one)
+        cards: int, trump: int, turned: int, bids: np.ndarray, n_seen: int, plus_minus_one: bool,
+        truth: np.ndarray) -> int:  # fmt: skip
+    """A strong bot's bid; ``row`` is its bot-table row: ``[MC, samples, bid_samples]``,
+    ``[ISMCTS, iterations, c, bid_samples]`` or ``[OMNISCIENT, iterations, c]`` (one sample: the ``truth``)."""
+    samples = 1 if row[0] == OMNISCIENT else int(row[2] if row[0] == MC else row[3])
+    return mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turned, bids, n_seen, plus_minus_one,
+                  truth)  # fmt: skip
 
 
 @njit(cache=True)
 def play(row: np.ndarray, rng: np.ndarray, stream: int, seat: int, hand: np.uint64, legal: np.uint64, players: int,
          cards: int, trump: int, turned: int, bids: np.ndarray, bids_seen: bool, won: np.ndarray, log: np.ndarray,
-         n_played: int) -> int:  # fmt: skip
-    """A strong bot's card; ``row`` as for ``bid``."""
-    if row[0] == ISMCTS:
-        return ismcts_play(int(row[1]), row[2], rng, stream, seat, hand, legal, players, cards, trump, turned, bids,
-                           bids_seen, won, log, n_played)  # fmt: skip
-    return pimc_play(int(row[1]), rng, stream, seat, hand, legal, players, cards, trump, turned, bids, bids_seen,
-                     won, log, n_played)  # fmt: skip
+         n_played: int, truth: np.ndarray) -> int:  # fmt: skip
+    """A strong bot's card; ``row`` and ``truth`` as for ``bid``."""
+    if row[0] == MC:
+        return pimc_play(int(row[1]), rng, stream, seat, hand, legal, players, cards, trump, turned, bids, bids_seen,
+                         won, log, n_played, truth)  # fmt: skip
+    return ismcts_play(int(row[1]), row[2], rng, stream, seat, hand, legal, players, cards, trump, turned, bids,
+                       bids_seen, won, log, n_played, truth)  # fmt: skip
+
+
+@njit(cache=True)
+def true_piles(s: State) -> np.ndarray:
+    """The cards each seat still holds and, last, the undealt stack (uint64[players + 1]): all ``omniscient`` sees."""
+    players = s.hands.shape[0]
+    truth = np.empty(players + 1, np.uint64)
+    truth[players] = FULL_DECK if s.slots[TURNED] < 0 else FULL_DECK & ~bit(s.slots[TURNED])
+    for seat in range(players):
+        truth[seat] = s.hands[seat]
+        truth[players] &= ~s.dealt[seat]
+    return truth
 
 
 @njit(cache=True)
 def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
-    """The one way to ask a strong bot (table row ``row``) for ``seat``'s action, the seat to move. It is handed
-    the seat's view only: its hand, the public slots (dealer, cards, turned card, trump), the bids the seat sees
-    (B5; others -1), the tricks taken, the cards played, and its private stream ``state.bot_stream(s, seat)``."""
+    """The one way to ask a strong bot (table row ``row``) for ``seat``'s action, the seat to move. An honest bot
+    is handed the seat's view only: its hand, the public slots (dealer, cards, turned card, trump), the bids the
+    seat sees (B5; others -1), the tricks taken, the cards played, and its private stream
+    ``state.bot_stream(s, seat)``. The cheating ``omniscient`` bot also gets every bid made and ``true_piles``."""
     sl = s.slots
     hand = s.hands[seat]
     if sl[PHASE] == TRUMP:
         return heuristic_trump(hand)
     players = s.hands.shape[0]
+    cheat = row[0] == OMNISCIENT
     seen = np.full(players, -1, np.int64)
     for other in range(players):
-        if bid_seen(s, p, seat, other):
+        if bid_seen(s, p, seat, other) or (cheat and s.bids[other] >= 0):
             seen[other] = s.bids[other]
+    truth = true_piles(s) if cheat else np.empty(0, np.uint64)
     rng = bot_stream(s, seat)  # its own private stream only (one-way from the round key), never the deal's
     if sl[PHASE] == BID:
         return bid(row, rng, np.int64(0), seat, hand, sl[DEALER], players, sl[CARDS], sl[TRUMP_SUIT], sl[TURNED], seen,
-                   sl[N_BIDS] if p.bidding == OPEN else 0, p.plus_minus_one)  # fmt: skip
+                   sl[N_BIDS] if p.bidding == OPEN or cheat else 0, p.plus_minus_one, truth)  # fmt: skip
     n_played = sl[N_PLAYED]
     return play(row, rng, np.int64(0), seat, hand, legal_cards(s, p), players, sl[CARDS], sl[TRUMP_SUIT], sl[TURNED],
-                seen, p.bidding != SECRET, s.won.copy(), s.log[:n_played].copy(), n_played)  # fmt: skip
+                seen, p.bidding != SECRET or cheat, s.won.copy(), s.log[:n_played].copy(), n_played,
+                truth)  # fmt: skip

@@ -65,6 +65,8 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--json", action="store_true", help="print JSON instead of text")
         sub.add_argument("--check", action="store_true", help="also check every round's invariants after every step "
                          "(cards conserved, points and tricks adding up, observations honest): same numbers, slower")
+        sub.add_argument("--allow-cheating", action="store_true", help="allow the omniscient bot, which sees every "
+                         "hand: a reference for the honest bots (its rows are marked in the column cheating)")
 
     sim = commands.add_parser("simulate", help="play many rounds or games and summarise them per seat")
     common(sim)
@@ -199,6 +201,7 @@ def _simulate(args: argparse.Namespace) -> None:
     result = simulate(
         args.game, args.bots, rounds=rounds, games=games, seed=args.seed, rules=_rules(args), players=args.players,
         threads=args.threads, out=args.out, progress=args.progress, force=args.force, check=args.check,
+        allow_cheating=args.allow_cheating,
     )  # fmt: skip
     seconds, kernels = time.perf_counter() - began, spent() - kernels
     played = int(result.summary["rounds"].iloc[0])
@@ -235,7 +238,8 @@ def _tournament(args: argparse.Namespace) -> None:
         raise CardsimError("give --rounds N (deals) or --games N, not both")
     rounds = None if args.games else (args.rounds or 100_000)
     exp = experiment(args.game, args.bots, rounds=rounds, games=args.games, seed=args.seed, rules=_rules(args),
-                     players=args.players, duplicate=args.duplicate, chunk=args.chunk)  # fmt: skip
+                     players=args.players, duplicate=args.duplicate, chunk=args.chunk,
+                     allow_cheating=args.allow_cheating)  # fmt: skip
     if args.seed is None and args.resume and args.out and (Path(args.out) / "config.json").exists():
         exp = dataclasses.replace(exp, seed=ResultsFolder(args.out).read_config().seed)  # resume the drawn seed
     out = args.out or f"results/{exp.game}-{exp.units}{'games' if exp.games else 'deals'}-seed{exp.seed}"
@@ -269,7 +273,8 @@ def _ladder(args: argparse.Namespace) -> None:
     began = time.perf_counter()
     result = ladder(args.game, args.bots, deals=args.deals, players=args.players, rules=_rules(args), seed=args.seed,
                     out=args.out, resume=args.resume, threads=args.threads, scheduler=args.scheduler,
-                    dask_local=args.dask_local, progress=args.progress, check=args.check)  # fmt: skip
+                    dask_local=args.dask_local, progress=args.progress, check=args.check,
+                    allow_cheating=args.allow_cheating)  # fmt: skip
     if args.json:
         print(json.dumps({"game": result.game, "bots": result.bots, "deals": result.deals, "seed": result.seed,
                           "folder": None if result.folder is None else str(result.folder),
@@ -292,7 +297,8 @@ def _replay(args: argparse.Namespace) -> None:
     if args.seed is None:
         raise CardsimError("replay needs the seed of the run it shows (a number; a 'random' run prints its seed)")
     record = replay(args.game, seed=args.seed, round=args.round, bots=args.bots, rules=_rules(args),
-                    game_no=args.game_no, players=args.players, check=args.check)  # fmt: skip
+                    game_no=args.game_no, players=args.players, check=args.check,
+                    allow_cheating=args.allow_cheating)  # fmt: skip
     print(json.dumps(record) if args.json else get_game(args.game).format_replay(record))
 
 

@@ -89,6 +89,7 @@ def simulate(
     progress: bool | None = None,
     force: bool = False,
     check: bool = False,
+    allow_cheating: bool = False,
 ) -> Result:
     """Play ``rounds`` single rounds (or ``games`` whole games) and summarise them per seat.
 
@@ -97,11 +98,11 @@ def simulate(
     ``keep_rows`` also returns them as a DataFrame (for small runs). An existing ``out`` file is refused before
     any work starts unless ``force``. ``check`` also checks every round's invariants after every step (cards
     conserved, points and tricks adding up; a Python bot's observation showing nothing hidden): the same numbers,
-    a little slower.
+    a little slower. A cheating bot (``omniscient``) is refused unless ``allow_cheating``.
     """
     game = get_game(game) if isinstance(game, str) else game
     rule_set = game.make_rules(rules, players)
-    lineup = game.lineup(bots, rule_set)
+    lineup = game.lineup(bots, rule_set, allow_cheating)
     seed = resolve_seed(seed)
     threads = check_threads(threads)
     units = check_size(rounds, games)
@@ -186,13 +187,14 @@ def replay(
     game_no: int | None = None,
     players: int | None = None,
     check: bool = False,
+    allow_cheating: bool = False,
 ) -> dict:
     """Everything that happened in one round: round ``round`` of single-round runs,
-    or round ``round`` of game ``game_no`` of games runs, with the same seed, bots and rules (``check``: as in
-    ``simulate``)."""
+    or round ``round`` of game ``game_no`` of games runs, with the same seed, bots and rules (``check`` and
+    ``allow_cheating``: as in ``simulate``)."""
     game = get_game(game) if isinstance(game, str) else game
     rule_set = game.make_rules(rules, players)
-    lineup = game.lineup(bots, rule_set)
+    lineup = game.lineup(bots, rule_set, allow_cheating)
     round = check_index(round, "round")
     game_no = None if game_no is None else check_index(game_no, "game")
     game.check_units(rule_set, game_no is not None)

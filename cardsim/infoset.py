@@ -459,6 +459,16 @@ def sample_view(rng: np.ndarray, stream: int, unseen: np.uint64, counts: np.ndar
 
 
 @njit(cache=True)
+def true_deals(truth: np.ndarray, samples: int) -> np.ndarray:
+    """``samples`` copies [sample, pile] of the true piles ``truth`` (uint64[piles]): what the cheating
+    ``omniscient`` bots use where the honest ones sample their information set."""
+    deals = np.empty((samples, truth.shape[0]), np.uint64)
+    for i in range(samples):
+        deals[i] = truth
+    return deals
+
+
+@njit(cache=True)
 def sample_deal(rng: np.ndarray, stream: int, unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray,
                 known: np.ndarray, hands: np.ndarray) -> bool:  # fmt: skip
     """One exactly uniform deal of the info set into ``hands`` (uint64[seats]); False if none exists.

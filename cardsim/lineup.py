@@ -27,7 +27,9 @@ import numpy as np
 from cardsim.errors import CardsimError
 
 MAX_SETTINGS = 4  # settings columns in the bot table after the id
-FIRST_STRONG = 2  # built-in ids from here on are strong bots (bots/<game>_strong.py), in every game
+FIRST_STRONG = 3  # built-in ids from here on are strong bots (bots/<game>_strong.py), in every game (Wizard's 2:
+# rulebased)
+CHEATING_BOTS = frozenset({"omniscient"})  # built-in bots that see hidden cards: references, refused unless allowed
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,11 @@ class Lineup:
     def compiled(self) -> bool:
         """True when every seat is a built-in bot, so the compiled batch kernels can play."""
         return all(isinstance(b, int) for b in self.bots)
+
+    @property
+    def cheating(self) -> tuple[bool, ...]:
+        """Per seat: the bot sees hidden cards (``CHEATING_BOTS``)."""
+        return tuple(is_cheating(name) for name in self.names)
 
     @property
     def strong_table(self) -> np.ndarray | None:
@@ -139,6 +146,11 @@ def _checked_methods(bot: Any, name: str, game: str, methods: tuple[str, ...]) -
     return bot
 
 
+def is_cheating(name: str) -> bool:
+    """True for a built-in bot of ``CHEATING_BOTS``, settings or not (``omniscient:bid_samples=8``)."""
+    return not is_python_bot(name) and name.split(":")[0] in CHEATING_BOTS
+
+
 def is_python_bot(name: str) -> bool:
     """True for ``path/to/file.py:ClassName`` entries."""
     return ":" in name and name.split(":")[0].endswith(".py")
@@ -175,8 +187,10 @@ def make_lineup(
     builtin: dict[str, int],
     methods: tuple[str, ...],
     settings: dict[str, dict[str, Setting]] | None = None,
+    allow_cheating: bool = False,
 ) -> Lineup:
-    """Resolve a lineup for ``players`` seats; unknown bots or settings are refused with the allowed ones.
+    """Resolve a lineup for ``players`` seats; unknown bots or settings are refused with the allowed ones, and so
+    is a cheating bot (``CHEATING_BOTS``) unless ``allow_cheating``.
 
     A list may also hold Python bot objects (already constructed); they are named by their class.
     """
@@ -187,6 +201,11 @@ def make_lineup(
     names = [e if isinstance(e, str) else type(e).__name__ for e in entries]
     if len(names) != players:
         raise CardsimError(f"{game} needs {players} bots, one per seat, but {len(names)} were given: {','.join(names)}")
+    cheats = sorted({n.split(":")[0] for n in names if isinstance(n, str) and is_cheating(n)})
+    if cheats and not allow_cheating:
+        raise CardsimError(f"bot '{cheats[0]}' cheats: it sees every hand, as a reference for the honest bots; "
+                           "simulate, replay, tournament and ladder allow it with --allow-cheating "
+                           "(allow_cheating=True in Python)")  # fmt: skip
     bots, table = [], np.full((players, 1 + MAX_SETTINGS), -1.0)
     for seat, (entry, name) in enumerate(zip(entries, names, strict=True)):
         if not isinstance(entry, str):

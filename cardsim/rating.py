@@ -95,13 +95,15 @@ def ladder(
     progress: bool | None = None,
     check: bool = False,
     timing_rounds: int = 10,
+    allow_cheating: bool = False,
 ) -> Ladder:
     """Rate ``bots`` (at least two distinct ones) by duplicate matches of every pair, ``deals`` deals per match
     (see the module's docstring). ``out``: a folder that keeps every match's results folder (``matches/``), the
     tables (``ratings.parquet``, ``pairs.parquet``) and the plot (``ladder.png``); ``resume`` continues one. Without
     ``out`` the matches run in a temporary folder. ``seed=None`` draws one from the OS (a resumed ladder keeps the
     one it drew). Each strong bot's time per decision is measured over ``timing_rounds`` single rounds against
-    heuristic bots, one thread (``Game.decision_times``). The other arguments as in ``runner.run``."""
+    heuristic bots, one thread (``Game.decision_times``). The other arguments as in ``runner.run`` and
+    ``runner.experiment``."""
     names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
     if len(names) < 2 or len(set(names)) != len(names):
         raise CardsimError(f"a ladder needs two or more different bots, got {','.join(names)}")
@@ -113,7 +115,8 @@ def ladder(
     seats = len(front.lineup("random", rule_set).names)
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
     lineups = [lineup for a, b in pairs for lineup in ([a] + [b] * (seats - 1), [b] + [a] * (seats - 1))]
-    matches = [experiment(front.name, lineup, rounds=deals, seed=(seed + k) % 2**64, rules=rules, players=players)
+    matches = [experiment(front.name, lineup, rounds=deals, seed=(seed + k) % 2**64, rules=rules, players=players,
+                          allow_cheating=allow_cheating)
                for k, lineup in enumerate(lineups)]  # fmt: skip  (every bot and option checked before any work)
     with _folder(out, resume, {"game": front.name, "bots": names, "deals": deals, "seed": seed,
                                "rules": matches[0].rules, "players": seats}) as folder:  # fmt: skip
@@ -182,7 +185,7 @@ def _tally(exp: Experiment, folder: Path, score: str, lower_is_better: bool) -> 
 def _decision_ms(front: Any, rules: Any, bot: str, rounds: int, seed: int) -> tuple[float, float]:
     """A strong bot's median and 90th-percentile milliseconds per decision; NaN for the other bots, whose
     compiled decisions take well under a microsecond (the throughput benchmark's rates) and Python bots."""
-    lineup = front.lineup(bot, rules)
+    lineup = front.lineup(bot, rules, allow_cheating=True)  # checked by the matches' experiments
     if lineup.strong_table is None or rounds < 1:
         return math.nan, math.nan
     times = front.decision_times(bot, rounds, seed, rules) * 1000

@@ -3,8 +3,9 @@
 One implementation for every public output: ``simulate(keep_rows=True)`` (the table as a DataFrame),
 ``simulate --out`` (one Parquet file) and the runner's ``rows/chunk-*.parquet`` (which ``load_rows``, pandas,
 pyarrow, duckdb and polars all read as the same rows). The columns, in order: ``game``, ``rules``, ``seed``,
-[``game_no``], ``round``, [``rotation``], ``seat``, ``bot``, the game's per-round and per-seat values,
-[``game_total``, ``game_win``] (``docs/experiments.md`` lists them per game).
+[``game_no``], ``round``, [``rotation``], ``seat``, ``bot``, [``cheating``: only when a seat holds a cheating bot,
+true on its rows], the game's per-round and per-seat values, [``game_total``, ``game_win``]
+(``docs/experiments.md`` lists them per game).
 
 - Names (game, rules, bot, card and suit names) are Arrow dictionaries: pandas categories, written to Parquet as
   dictionary pages without hashing a value.
@@ -25,6 +26,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from cardsim.games import Game
+from cardsim.lineup import is_cheating
 from cardsim.results import Batch
 
 PARQUET_OPTIONS = {  # lz4 over byte-stream-split numbers: small and cheap to write (a quarter of zstd's time)
@@ -54,6 +56,9 @@ def table(batch: Batch, game: Game, rules: str, seed: int, seat_bots: Sequence[s
             columns["seat"] = pa.array(values.astype(np.int16))
             seat_codes = np.array([names.index(b) for b in seat_bots], np.int8)
             columns["bot"] = _labels(np.tile(seat_codes, n // len(seat_bots)), names)  # rows cycle through the seats
+            cheating = np.array([is_cheating(b) for b in seat_bots])
+            if cheating.any():  # marked only where a bot cheats: honest runs keep their columns (and digests)
+                columns["cheating"] = pa.array(np.tile(cheating, n // len(seat_bots)))
         elif name in game.may_be_empty:
             empty = values < 0
             codes = pa.array(values, mask=empty) if empty.any() else pa.array(values)  # no null bitmap if none

@@ -107,13 +107,15 @@ def experiment(
     players: int | None = None,
     duplicate: bool = True,
     chunk: int | None = None,
+    allow_cheating: bool = False,
 ) -> Experiment:
     """A validated experiment: ``rounds`` deals or ``games`` whole games, each played once per seat
     rotation when ``duplicate`` (so every bot holds every hand), else once as seated. ``seed=None`` draws one from
-    the OS (stored in the experiment and its config.json)."""
+    the OS (stored in the experiment and its config.json). A cheating bot (``omniscient``) is refused unless
+    ``allow_cheating`` (its rows are marked: ``cheating``)."""
     front = get_game(game)
     rule_set = front.make_rules(rules, players)
-    lineup = front.lineup(bots, rule_set)
+    lineup = front.lineup(bots, rule_set, allow_cheating)
     units = check_size(rounds, games)
     front.check_units(rule_set, games is not None)
     rotations = len(lineup.names) if duplicate else 1
@@ -149,7 +151,7 @@ def play_rotations(exp: Experiment, index: int, check: bool = False) -> Iterator
     front, rule_set = get_game(exp.game), exp.rule_set()
     start, count = exp.chunk_range(index)
     for rotation in range(exp.rotations):
-        lineup = front.lineup(list(rotated(exp.bots, rotation)), rule_set)
+        lineup = front.lineup(list(rotated(exp.bots, rotation)), rule_set, allow_cheating=True)  # checked already
         try:
             with _KERNEL_LOCK, numba.parallel_chunksize(PARALLEL_CHUNK):
                 batch = front.run(rule_set, lineup, exp.seed, start, count, exp.games, check)
@@ -409,7 +411,7 @@ def prepare_chunks(exp: Experiment, check: bool = False) -> None:
     the run starts and its progress bar shows (saying so on stderr when they compile): a chunk of zero deals, its
     statistics and rows. A lineup with a Python bot has nothing to prepare (its driver compiles as it goes)."""
     front, rule_set = get_game(exp.game), exp.rule_set()
-    lineup = front.lineup(list(exp.bots), rule_set)
+    lineup = front.lineup(list(exp.bots), rule_set, allow_cheating=True)  # checked by experiment
     if not lineup.compiled:
         return
     with batch_notice(front.name, lineup, check):

@@ -12,13 +12,16 @@ import reference_differenzler as ref_d
 import reference_wizard as ref_w
 
 from cardsim.games import GAMES
+from cardsim.lineup import is_cheating
 
 # Strong bots at small settings: every decision legal, quickly.
-STRONG_BOTS = {
-    "differenzler": ["mc:samples=2:bid_samples=2", "ismcts:iterations=8:bid_samples=2"],
-    "wizard": ["mc:samples=2:bid_samples=2", "ismcts:iterations=8:bid_samples=2"],
-    "callpartner": ["mc:samples=2:bid_samples=2:contract_samples=2"],
+STRONG_BOTS = {  # every strong bot, cheating ones included (their decisions must be legal too)
+    "differenzler": ["mc:samples=2:bid_samples=2", "ismcts:iterations=8:bid_samples=2", "omniscient:iterations=8"],
+    "wizard": ["mc:samples=2:bid_samples=2", "ismcts:iterations=8:bid_samples=2", "omniscient:iterations=8"],
+    "callpartner": ["mc:samples=2:bid_samples=2:contract_samples=2",
+                    "ismcts:iterations=8:bid_samples=2:contract_samples=2", "omniscient:iterations=8:bid_samples=2"],
 }
+HONEST_STRONG_BOTS = {game: [b for b in bots if not is_cheating(b)] for game, bots in STRONG_BOTS.items()}
 
 
 def check_scores(record: dict) -> None:

@@ -77,5 +77,5 @@ def test_the_discards_keep_the_points_a_bid_of_20_needs():
     seed_streams(rng, np.uint64(5), 0, 0)
     called = FRENCH52.parse("CA")
     chosen = int(strong.mc_discard(32, rng, 1 + seat, full, seat, sm.params(GAME.make_rules({"discards_count": False})),
-                                    dealer, trump, 20, called))
+                                    dealer, trump, 20, called, np.empty(0, np.uint64)))
     assert chosen == FRENCH52.mask("S4 S5 H2 D2")

@@ -169,7 +169,7 @@ def test_the_card_decision_ignores_the_unused_log():
     choices = set()
     for buf in (log.copy(), blank):
         v = strong.View(seat, np.uint64(hand), rec.dealer, rec.trump, rec.declarer, rec.bid, rec.called, own, buf, n)
-        choices.add(int(strong.mc_play(3, streams(3), 1, v, p)))
+        choices.add(int(strong.mc_play(3, streams(3), 1, v, p, np.empty(0, np.uint64))))
     assert len(choices) == 1 and choices <= {int(c) for c in FRENCH52.cards_of(hand)}
 
 

@@ -3,8 +3,8 @@
 Per-game files keep their rule-numbered golden tests and perft counts; this file checks what every game promises
 through the public ``Round``: random play ends with the scores of the rules, every bot's every decision is legal,
 compiled and Python drivers and 1 and 2 threads agree, a replay equals its simulated row, bad input is refused
-with what is allowed, and a seat's observation (and a strong bot's decision) does not change when the cards it
-cannot see are dealt anew.
+with what is allowed, and a seat's observation (and every honest strong bot's decision) does not change when the
+cards it cannot see are dealt anew.
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import STRONG_BOTS, check_scores, redeal_hidden, start_of
+from conftest import HONEST_STRONG_BOTS, STRONG_BOTS, check_scores, redeal_hidden, start_of
 
 import cardsim
 from cardsim import CardsimError, new_game, new_round
 from cardsim.decisions import DECISIONS
 from cardsim.games import GAMES, get_game
+from cardsim.lineup import FIRST_STRONG
 
 EXAMPLES = str(Path(__file__).resolve().parent.parent / "bots" / "examples.py")
 
@@ -61,9 +62,10 @@ def test_random_play_through_round_ends_with_the_scores_of_the_rules(game, rules
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_builtin_and_strong_bot_decision_is_legal(game):
-    strong = {b for b in get_game(game).builtin_bots if b not in ("random", "heuristic")}
+    fast = [b for b, i in get_game(game).builtin_bots.items() if i < FIRST_STRONG]
+    strong = {b for b in get_game(game).builtin_bots if b not in fast}
     assert {spec.split(":")[0] for spec in STRONG_BOTS[game]} == strong  # every strong bot is tested
-    for name in ["random", "heuristic", *STRONG_BOTS[game]]:
+    for name in [*fast, *STRONG_BOTS[game]]:
         for i in range(2):
             r = new_round(game, seed=4, round=i)
             while not r.done:
@@ -145,7 +147,7 @@ def test_checked_runs_of_every_bot_and_variant_keep_the_invariants_and_the_numbe
     rule_set = g.make_rules(rules)
     seats = g.seats(rule_set)
     for bots, engine in ((["heuristic", "random"], "auto"), (STRONG_BOTS[game], "python")):
-        lineup = g.lineup(",".join((bots * seats)[:seats]), rule_set)
+        lineup = g.lineup(",".join((bots * seats)[:seats]), rule_set, allow_cheating=True)
         for games, count in ((False, 20 if engine == "auto" else 2), (True, 2 if engine == "auto" else 1)):
             plain = g.run(rule_set, lineup, 13, 40, count, games, engine=engine)
             checked = g.run(rule_set, lineup, 13, 40, count, games, check=True, engine=engine)
@@ -274,10 +276,10 @@ def _public(obs) -> dict:
 
 @pytest.mark.parametrize("game, rules", CASES, ids=IDS)
 def test_a_seat_sees_the_same_when_the_cards_it_cannot_see_are_dealt_anew(game, rules):
-    """Honest observations (issue 12, 4): at many decisions of many rounds, a seat's observation and a strong
-    bot's decision depend only on what that seat may see."""
+    """Honest observations (issue 12, 4): at many decisions of many rounds, a seat's observation and every honest
+    strong bot's decision depend only on what that seat may see."""
     rng = random.Random(7)
-    strong = STRONG_BOTS[game][0]
+    honest = HONEST_STRONG_BOTS[game]  # omniscient cheats: tests/test_omniscient.py checks that it does
     checked = 0
     for i in range(6):
         played_round = new_round(game, seed=12, round=i, rules=rules)
@@ -297,7 +299,8 @@ def test_a_seat_sees_the_same_when_the_cards_it_cannot_see_are_dealt_anew(game, 
             observer = [seat, (seat + 1) % len(played)]
             for watcher in observer:
                 sees_kitty = game == "callpartner" and getattr(r.observation(watcher), "kitty", None) is not None
-                mine, decision = _public(r.observation(watcher)), r.bot_action(strong) if watcher == seat else None
+                mine = _public(r.observation(watcher))
+                decisions = [r.bot_action(bot) for bot in honest] if watcher == seat else None
                 for _ in range(30):
                     start = redeal_hidden(record, watcher, played, sees_kitty, rng)
                     other = new_round(game, rules=rules, **start)
@@ -308,7 +311,7 @@ def test_a_seat_sees_the_same_when_the_cards_it_cannot_see_are_dealt_anew(game, 
                         continue  # this re-deal contradicts a play (a void shown): not a possible deal
                     assert _public(other.observation(watcher)) == mine, (k, watcher)
                     if watcher == seat:
-                        assert other.bot_action(strong) == decision, (k, watcher)
+                        assert [other.bot_action(bot) for bot in honest] == decisions, (k, watcher)
                     checked += 1
                     break
     assert checked >= 20

@@ -6,7 +6,7 @@ import pytest
 from cardsim.errors import CardsimError
 from cardsim.lineup import FIRST_STRONG, MAX_SETTINGS, Setting, make_lineup, settings_help
 
-BUILTIN = {"random": 0, "heuristic": 1, "mc": 2}
+BUILTIN = {"random": 0, "heuristic": 1, "mc": FIRST_STRONG}
 SETTINGS = {
     "mc": {
         "samples": Setting(32, 1, 4096, "completions per decision"),
@@ -22,15 +22,15 @@ def lineup(spec: str, players: int = 4):
 def test_table_rows_hold_id_then_settings_in_declared_order_with_defaults():
     table = lineup("mc:c=1.5,heuristic,mc:samples=64:c=0,random").table
     assert table.shape == (4, 1 + MAX_SETTINGS)
-    np.testing.assert_array_equal(table[0, :3], [2, 32, 1.5])
+    np.testing.assert_array_equal(table[0, :3], [BUILTIN["mc"], 32, 1.5])
     np.testing.assert_array_equal(table[1, :1], [1])
-    np.testing.assert_array_equal(table[2, :3], [2, 64, 0])
+    np.testing.assert_array_equal(table[2, :3], [BUILTIN["mc"], 64, 0])
     np.testing.assert_array_equal(table[3, :1], [0])
 
 
 def test_one_name_fills_every_seat_and_names_are_kept_as_written():
     made = lineup("mc:samples=8", players=3)
-    assert made.names == ("mc:samples=8",) * 3 and made.bots == (2, 2, 2) and made.compiled
+    assert made.names == ("mc:samples=8",) * 3 and made.bots == (BUILTIN["mc"],) * 3 and made.compiled
     assert (made.table[:, 1] == 8).all()
 
 

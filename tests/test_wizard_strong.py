@@ -10,6 +10,7 @@ import pytest
 from conftest import redeal_hidden, start_of
 
 import bots.wizard_strong as strong
+from bots.wizard import MC
 from cardsim import new_round, simulate
 from cardsim.cards import WIZARD60, bit
 from cardsim.errors import CardsimError
@@ -160,8 +161,9 @@ def mc_bid(hand: str, *, seat_in_order: int, seen_bids=(), plus_minus_one=False,
     rng = np.empty((players + 1, 4), np.uint64)
     seed_streams(rng, np.uint64(3), 0, 0)
     turned = WIZARD60.parse(turned)
-    return int(strong.bid(table([2, 8, 64])[0], rng, 1, 0, np.uint64(WIZARD60.mask(hand)), dealer, players, cards,
-                          int(rules.SUIT_OF[turned]), turned, bids, len(seen_bids), plus_minus_one))  # fmt: skip
+    return int(strong.bid(table([MC, 8, 64])[0], rng, 1, 0, np.uint64(WIZARD60.mask(hand)), dealer, players, cards,
+                          int(rules.SUIT_OF[turned]), turned, bids, len(seen_bids), plus_minus_one,
+                          np.empty(0, np.uint64)))  # fmt: skip
 
 
 def test_mc_bid_maximises_the_expected_score():

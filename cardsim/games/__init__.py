@@ -72,9 +72,11 @@ class Game(ABC):
         """Number of players under these rules (the default rules if none are given)."""
         return getattr(rules or self.make_rules(), "players", self.players[0])
 
-    def lineup(self, spec: str | list[Any], rules: Any = None) -> Lineup:
-        """The lineup ``spec`` (names with settings, Python bot specs or objects) for these rules' seats."""
-        return make_lineup(spec, self.name, self.seats(rules), self.builtin_bots, self.decisions, self.bot_settings)
+    def lineup(self, spec: str | list[Any], rules: Any = None, allow_cheating: bool = False) -> Lineup:
+        """The lineup ``spec`` (names with settings, Python bot specs or objects) for these rules' seats; a cheating
+        bot (``omniscient``) only if ``allow_cheating``."""
+        return make_lineup(spec, self.name, self.seats(rules), self.builtin_bots, self.decisions, self.bot_settings,
+                           allow_cheating)  # fmt: skip
 
     @abstractmethod
     def batch(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool, **options: Any
@@ -129,7 +131,7 @@ class Game(ABC):
         single rounds under ``rules`` (default: the default rules), asked one decision at a time (the strength
         benchmark's and the ladder's timing)."""
         rules = self.make_rules() if rules is None else rules
-        lineup = self.lineup([spec] + ["heuristic"] * (self.seats(rules) - 1), rules)
+        lineup = self.lineup([spec] + ["heuristic"] * (self.seats(rules) - 1), rules, allow_cheating=True)
         if lineup.strong_table is None or lineup.table[0, 0] < FIRST_STRONG:
             strong = [b for b, i in self.builtin_bots.items() if i >= FIRST_STRONG]
             raise CardsimError(f"decision_times times a strong bot: '{spec}' is none; strong bots: {', '.join(strong)}")

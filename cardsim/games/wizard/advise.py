@@ -269,7 +269,7 @@ def bid_table(
         if turned < 0 or is_jester(turned):
             trump = NO_SUIT
         elif is_wizard(turned):  # the dealer's bot names it (advice counts seats from the dealer's left)
-            trump = int(builtin.choose_trump(int(ids[players - 1, 0]), s.rng, players, s.hands[dealer]))
+            trump = int(builtin.choose_trump(int(ids[players - 1, 0]), s.rng, players, s.hands[dealer], players))
         else:
             trump = int(SUIT_OF[turned])
         turn_from = 1 << turned if turned >= 0 else 0

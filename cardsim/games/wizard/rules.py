@@ -144,6 +144,21 @@ def card_key(card: int, led: int, trump: int) -> int:
     return KEY[trump + 1, led + 1, card]
 
 
+def _second_beats_first() -> np.ndarray:
+    """SECOND_BEATS_FIRST[trump + 1, a, b]: in a trick of two cards, b played after a wins it (B6, B7: the led
+    suit as ``led_after`` settles it, the keys of ``KEY``, as ``trick_step`` compares them)."""
+    first = [led_after.py_func(NO_SUIT, False, a) for a in range(DECK_SIZE)]
+    led_a = np.array([led for led, _ in first])
+    led_b = np.array([[led_after.py_func(*first[a], b)[0] for b in range(DECK_SIZE)] for a in range(DECK_SIZE)])
+    cards = np.arange(DECK_SIZE)
+    key_a = KEY[:, led_a + 1, cards]  # [trump + 1, a]
+    key_b = KEY[:, led_b + 1, cards[None, :]]  # [trump + 1, a, b]
+    return key_b > key_a[:, :, None]
+
+
+SECOND_BEATS_FIRST = _second_beats_first()
+
+
 @njit(cache=True, inline="always")
 def trick_step(trump: int, led: int, decided: bool, top_key: int, winner: int, seat: int, card: int) -> tuple:
     """B6/B7, the one step of a trick (the state machine's, ``state.apply``, and every play-out's): (led, decided,
