@@ -1,5 +1,6 @@
-"""Built-in compiled Wizard bots: ``random``, ``heuristic`` and ``rulebased`` (a published baseline) here, the
-strong ``mc``, ``ismcts`` and the cheating reference ``omniscient`` in ``bots.wizard_strong``.
+"""Built-in compiled Wizard bots: ``random``, ``heuristic`` (calibrated bids), ``heuristic_v1`` (the heuristic
+before them) and ``rulebased`` (a published baseline) here, the strong ``mc``, ``ismcts`` and the cheating
+reference ``omniscient`` in ``bots.wizard_strong``.
 
 Three decisions: the trump suit when a Wizard is turned up (the dealer, B4),
 the bid (B5) and the card (B6). A bot sees its own hand, the trump, the
@@ -7,6 +8,8 @@ cards on the table and, as the bidding option allows, the bids made.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -29,6 +32,7 @@ from cardsim.games.wizard.rules import (
 from cardsim.games.wizard.state import (
     CARDS,
     LED,
+    N_BIDS,
     PHASE,
     POS,
     TOP_KEY,
@@ -40,14 +44,17 @@ from cardsim.games.wizard.state import (
 from cardsim.lineup import FIRST_STRONG, Setting
 from cardsim.rng import below
 
-RANDOM, HEURISTIC, RULEBASED = 0, 1, 2
+RANDOM, HEURISTIC, RULEBASED, HEURISTIC_V1 = 0, 1, 2, 3
 MC, ISMCTS, OMNISCIENT = FIRST_STRONG, FIRST_STRONG + 1, FIRST_STRONG + 2  # the strong bots (bots.wizard_strong)
-BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "rulebased": RULEBASED, "mc": MC, "ismcts": ISMCTS,
-           "omniscient": OMNISCIENT}  # fmt: skip
+BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "heuristic_v1": HEURISTIC_V1, "rulebased": RULEBASED,
+           "mc": MC, "ismcts": ISMCTS, "omniscient": OMNISCIENT}  # fmt: skip
 BOT_DOCS = {
     "random": "uniform bid 0..cards (an allowed one), uniform legal card, uniform trump suit",
-    "heuristic": "bids the expected tricks of its Wizards, trumps and high cards; wins tricks while short of "
-    "its bid, sheds winners and keeps Jesters to duck once it is made; names its strongest suit as trump",
+    "heuristic": "bids the tricks its cards are expected to take, from win chances calibrated by simulation per "
+    "player count, round size, bidding position and card (bots/wizard_bid_table.npy); plays as heuristic_v1",
+    "heuristic_v1": "the heuristic before calibrated bids: bids the expected tricks of its Wizards, trumps and high "
+    "cards; wins tricks while short of its bid, sheds winners and keeps Jesters to duck once it is made; names "
+    "its strongest suit as trump",
     "rulebased": "the rule-based baseline of Schumacher & Pleines (IEEE CoG 2022): bids the rounded sum of its "
     "cards' win values; leads its highest-valued card while short of its bid (its lowest once made), plays its "
     "highest card if it wins the trick, else its lowest; once made, the highest card that still loses",
@@ -75,6 +82,63 @@ BOT_SETTINGS = {
         "c": Setting(0.7, 0.0, 10.0, "UCB exploration constant, as for ismcts", integer=False),
     },
 }
+
+
+BID_TABLE_FILE = Path(__file__).with_name("wizard_bid_table.npy")
+# BID_TABLE[players - 3, cards - 1, position, card_class(card, trump)]: the chance that a card of that class wins
+# the trick it is played in, for a seat at that bidding position (0 bids first) in rounds of that size, played
+# by ``heuristic`` (experiments/calibrate_wizard_bids.py measures it; float32 [4, 20, 6, 28]).
+BID_TABLE = np.load(BID_TABLE_FILE)
+CLASSES = 28  # card_class: Wizard, Jester, trumps 1..13, other suits 1..13
+
+
+@njit(cache=True, inline="always")
+def card_class(card: int, trump: int) -> int:
+    """The card's class for ``BID_TABLE``: 0 a Wizard, 1 a Jester, 2..14 a trump of rank 1..13, 15..27 a card of
+    another suit (every suit when there is no trump) of rank 1..13."""
+    if card >= 56:
+        return 1
+    if card >= 52:
+        return 0
+    return (1 if SUIT_OF[card] == trump else 14) + RANK_OF[card] + 1
+
+
+
+
+@njit(cache=True, inline="always")
+def nearest_allowed(value: float, cards: int, refused: int) -> int:
+    """The bid nearest ``value`` (rounded half to even, at most ``cards``); if it is ``refused``, the allowed
+    neighbour nearer the value (the lower on a tie)."""
+    bid = min(cards, round(value))
+    if bid == refused:
+        bid = bid + 1 if bid == 0 or (bid < cards and value - bid > 0) else bid - 1
+    return bid
+
+
+@njit(cache=True)
+def calibrated_value(table: np.ndarray, hand: np.uint64, trump: int) -> float:
+    """The hand's expected tricks: the win chances ``table[card_class]`` of its cards (``table`` =
+    ``BID_TABLE[players - 3, cards - 1, position]``), summed (each trick is won by exactly one card)."""
+    total = 0.0
+    m = hand
+    while m:
+        total += table[card_class(lowest_card(m), trump)]
+        m &= m - np.uint64(1)
+    return total
+
+
+@njit(cache=True)
+def calibrated_bid(table: np.ndarray, hand: np.uint64, trump: int, cards: int, refused: int) -> int:
+    """``heuristic``'s bid: the hand's ``calibrated_value`` as the nearest allowed bid. (The bid with the best
+    expected score under the tricks' distribution needs an array, which the batch kernels' bid loop, compiled
+    without reference counts, may not allocate.)"""
+    return nearest_allowed(calibrated_value(table, hand, trump), cards, refused)
+
+
+@njit(cache=True)
+def heuristic_bid(hand: np.uint64, trump: int, players: int, cards: int, position: int, refused: int) -> int:
+    """``calibrated_bid`` with the calibrated ``BID_TABLE`` for ``position`` (0 bids first)."""
+    return calibrated_bid(BID_TABLE[players - 3, cards - 1, position], hand, trump, cards, refused)
 
 
 def _rulebased_values() -> np.ndarray:
@@ -111,11 +175,7 @@ def rulebased_value(hand: np.uint64, trump: int, players: int) -> float:
 def rulebased_bid(hand: np.uint64, trump: int, players: int, cards: int, refused: int) -> int:
     """The hand's value rounded (half to even, as numpy rounds), at most ``cards``; if that bid is refused
     (plus_minus_one, which the paper does not play), the allowed neighbour nearer the value (the lower on a tie)."""
-    value = rulebased_value(hand, trump, players)
-    bid = min(cards, round(value))
-    if bid == refused:
-        bid = bid + 1 if bid == 0 or (bid < cards and value - bid > 0) else bid - 1
-    return bid
+    return nearest_allowed(rulebased_value(hand, trump, players), cards, refused)
 
 
 @njit(cache=True)
@@ -179,7 +239,7 @@ def heuristic_trump(hand: np.uint64) -> int:
 
 
 @njit(cache=True)
-def expected_tricks(hand: np.uint64, trump: int, players: int) -> float:
+def expected_tricks_v1(hand: np.uint64, trump: int, players: int) -> float:
     """Rough expected tricks: Wizards, high trumps and aces of side suits, trump length and voids."""
     crowd = 4.0 / players  # more opponents, fewer tricks for a high card
     expected = 0.9 * popcount(hand & WIZARD_MASK)
@@ -201,9 +261,10 @@ def expected_tricks(hand: np.uint64, trump: int, players: int) -> float:
 
 
 @njit(cache=True)
-def heuristic_bid(hand: np.uint64, trump: int, players: int, cards: int, refused: int) -> int:
-    """The expected tricks, rounded; the nearer allowed bid if that one is refused."""
-    expected = expected_tricks(hand, trump, players)
+def heuristic_v1_bid(hand: np.uint64, trump: int, players: int, cards: int, refused: int) -> int:
+    """``heuristic_v1``'s bid (also the strong bots' guess of a bid they cannot see): the expected tricks of
+    ``expected_tricks_v1``, rounded; the nearer allowed bid if that one is refused."""
+    expected = expected_tricks_v1(hand, trump, players)
     bid = min(cards, int(expected + 0.5))
     if bid == refused:
         bid = bid + 1 if (expected >= bid and bid < cards) or bid == 0 else bid - 1
@@ -261,15 +322,18 @@ def choose_trump(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, player
 
 @njit(cache=True, inline="always")
 def bid(
-    bot: int, rng: np.ndarray, stream: int, hand: np.uint64, trump: int, players: int, cards: int, refused: int
-) -> int:
-    """A bid 0..cards other than ``refused`` (-1: none refused), B5."""
+    bot: int, rng: np.ndarray, stream: int, hand: np.uint64, trump: int, players: int, cards: int, position: int,
+    refused: int,
+) -> int:  # fmt: skip
+    """A bid 0..cards other than ``refused`` (-1: none refused) from bidding ``position`` (0 bids first), B5."""
     if bot == RANDOM:
         choice = below(rng, stream, cards if refused >= 0 else cards + 1)
         return choice + 1 if 0 <= refused <= choice else choice
     if bot == RULEBASED:
         return rulebased_bid(hand, trump, players, cards, refused)
-    return heuristic_bid(hand, trump, players, cards, refused)
+    if bot == HEURISTIC_V1:
+        return heuristic_v1_bid(hand, trump, players, cards, refused)
+    return heuristic_bid(hand, trump, players, cards, position, refused)
 
 
 @njit(cache=True, inline="always")
@@ -305,7 +369,7 @@ def decide(bot: int, slots: np.ndarray, hands: np.ndarray, bids: np.ndarray, won
         return choose_trump(bot, rng, 1 + seat, hands[seat], players)
     if d == BID:
         no = refused_of(slots, players, plus_minus_one)
-        return bid(bot, rng, 1 + seat, hands[seat], trump, players, slots[CARDS], no)
+        return bid(bot, rng, 1 + seat, hands[seat], trump, players, slots[CARDS], slots[N_BIDS], no)
     legal = legal_mask(hands[seat], slots[LED])
     return play(bot, rng, 1 + seat, legal, slots[LED], slots[TOP_KEY], slots[POS], players, trump,
                 bids[seat] - won[seat])  # fmt: skip

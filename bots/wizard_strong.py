@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bots.wizard import MC, OMNISCIENT, heuristic_bid, heuristic_play, heuristic_trump
+from bots.wizard import MC, OMNISCIENT, heuristic_play, heuristic_trump, heuristic_v1_bid
 from cardsim.cards import bit, lowest_card, popcount
 from cardsim.deal import seat_after
 from cardsim.decisions import BID, TRUMP
@@ -155,7 +155,7 @@ def mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turn
                     guess[s] = bids[s]
                 else:
                     last = plus_minus_one and i == players - 1 and total <= cards
-                    guess[s] = heuristic_bid(deals[j, s], trump, players, cards, cards - total if last else -1)
+                    guess[s] = heuristic_v1_bid(deals[j, s], trump, players, cards, cards - total if last else -1)
                 total += guess[s]
                 hands[s] = deals[j, s]
                 won[s] = 0
@@ -195,7 +195,7 @@ def _guesses(deals, seat, players, cards, trump, bids, bids_seen, log, n_played)
                 dealt[log[k, 0]] |= bit(log[k, 1])
             for s in range(players):
                 if s != seat:
-                    guess[j, s] = heuristic_bid(dealt[s], trump, players, cards, np.int64(-1))
+                    guess[j, s] = heuristic_v1_bid(dealt[s], trump, players, cards, np.int64(-1))
     return guess
 
 

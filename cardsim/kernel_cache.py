@@ -7,7 +7,8 @@ bot compiled in. So every version of the kernels' sources gets its own cache
 folder under ``$NUMBA_CACHE_DIR`` (default ``~/.cache/cardsim``), named by a
 hash of the files a kernel can depend on: every module of ``cardsim`` and
 ``bots`` that defines kernels, and every module those import from,
-transitively (a kernel freezes the constants it reads from any of them). The import graph is
+transitively (a kernel freezes the constants it reads from any of them), and the
+data tables a module loads into such constants (``DATA``: ``bots/*.npy``). The import graph is
 read from the sources, so editing the CLI, the runner, a plot or a Python
 driver recompiles nothing. The few most recent folders are kept.
 """
@@ -36,6 +37,12 @@ def _sources() -> dict[str, Path]:
     return modules
 
 
+def data_files() -> list[Path]:
+    """The data tables modules load at import into constants that kernels freeze (e.g. the Wizard heuristic's
+    calibrated win chances, ``bots/wizard_bid_table.npy``): part of every digest, like a source."""
+    return sorted((PACKAGE_ROOT.parent / "bots").glob("*.npy")) + sorted(PACKAGE_ROOT.rglob("*.npy"))
+
+
 def _digest(paths: list[Path]) -> str:
     digest = hashlib.sha256()
     for path in paths:
@@ -45,8 +52,9 @@ def _digest(paths: list[Path]) -> str:
 
 
 def source_digest() -> str:
-    """Hash of every Python source file of cardsim and of the built-in bots (the code version of results)."""
-    return _digest(sorted(_sources().values()))
+    """Hash of every Python source file of cardsim and of the built-in bots, and of their data tables (the code
+    version of results)."""
+    return _digest(sorted(_sources().values()) + data_files())
 
 
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)|import[ \t]+([^\n]+))", re.M)
@@ -83,7 +91,7 @@ def kernel_sources() -> list[Path]:
 def configure() -> Path:
     """Point numba's cache at this source version's folder; call before any kernel is defined."""
     base = Path(os.environ.get("NUMBA_CACHE_DIR") or Path.home() / ".cache" / "cardsim")
-    folder = base / f"kernels-{_digest(kernel_sources())}"
+    folder = base / f"kernels-{_digest(kernel_sources() + data_files())}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
         os.utime(folder)

@@ -4,7 +4,8 @@ Each case plays a fixed run (game, lineup, rules, seed, rounds or games) and has
 int64 (categoricals by their codes), so a change of dtype does not move a digest but any changed value does.
 A digest may change only with a reason written in the commit and the session note (e.g. the one-way bot streams
 changed the strong and Python-bot lineups' digests once; the call-partner mc sampler's C5 fix changed its rounds
-case once: 25769db9 -> 024c55e1).
+case once: 25769db9 -> 024c55e1). Wizard's ``heuristic`` became the calibrated one (issue 15): its old cases
+play ``heuristic_v1``, the old heuristic, with their old digests.
 """
 
 from __future__ import annotations
@@ -73,11 +74,13 @@ CASES = {
     ("differenzler", "heuristic,{mc},{ismcts},random", None, ("rounds", 3)): "82fe0bcac60f51e0",
     ("differenzler", "DigestBot,heuristic,random,heuristic", "predictions=open", ("games", 2)): "c2976563d23bbf18",
     ("wizard", "random", None, ("games", 10)): "b3abf7cb90b72143",
-    ("wizard", "heuristic,random,heuristic", "players=3,bidding=secret", ("rounds", 400)): "e05546c3b4d1719f",
-    ("wizard", "heuristic", "players=6,plus_minus_one=true,schedule=five_rounds", ("games", 10)): "19650035d503cc9a",
-    ("wizard", "heuristic,random,heuristic,random,heuristic", "players=5,bidding=hidden,cards=7", ("rounds", 300)): "1eca85895b8e7d48",
-    ("wizard", "{mc},heuristic,{ismcts},random", "cards=5", ("rounds", 3)): "d3e5b8b2a2e64fa7",
-    ("wizard", "DigestBot,heuristic,random", "players=3,plus_minus_one=true", ("games", 2)): "96bcb6e6d494ad2a",
+    ("wizard", "heuristic_v1,random,heuristic_v1", "players=3,bidding=secret", ("rounds", 400)): "e05546c3b4d1719f",
+    ("wizard", "heuristic_v1", "players=6,plus_minus_one=true,schedule=five_rounds", ("games", 10)): "19650035d503cc9a",
+    ("wizard", "heuristic_v1,random,heuristic_v1,random,heuristic_v1", "players=5,bidding=hidden,cards=7", ("rounds", 300)): "1eca85895b8e7d48",
+    ("wizard", "{mc},heuristic_v1,{ismcts},random", "cards=5", ("rounds", 3)): "d3e5b8b2a2e64fa7",
+    ("wizard", "DigestBot,heuristic_v1,random", "players=3,plus_minus_one=true", ("games", 2)): "96bcb6e6d494ad2a",
+    ("wizard", "heuristic", "players=6,plus_minus_one=true,schedule=five_rounds", ("games", 10)): "d5ae9fe88d39958a",
+    ("wizard", "heuristic,random,rulebased", "players=3,bidding=secret", ("rounds", 400)): "a1641efef1d029a1",
     ("callpartner", "random", None, ("rounds", 400)): "7fabbbb742fcde51",
     ("callpartner", "heuristic,random,heuristic", "players=3,all_pass=dealer_forced", ("games", 5)): "880feaa763c39235",
     ("callpartner", "heuristic", "players=5,discards_count=false", ("rounds", 400)): "bb7c533cf961984b",

@@ -224,7 +224,7 @@ def advise(
     details = {
         "cards": cards,
         **hand_features(mask, trump_suit),
-        "heuristic_bid": int(builtin.heuristic_bid(np.uint64(mask), trump_suit, players, cards, -1)),
+        "heuristic_bid": int(builtin.heuristic_bid(np.uint64(mask), trump_suit, players, cards, seat, -1)),
         "tricks_distribution": (np.bincount(at_best, minlength=cards + 1) / max(1, len(at_best))).tolist(),
     }
     return Advice(
@@ -275,7 +275,7 @@ def bid_table(
         turn_from = 1 << turned if turned >= 0 else 0
         options, _ = _evaluate(seed, 1 + h, hand, seat, players, turn_from, trump, rule_set, ids, samples)
         best = best_option(options, lower_is_better=False)
-        heuristic = int(builtin.heuristic_bid(np.uint64(hand), trump, players, size, -1))
+        heuristic = int(builtin.heuristic_bid(np.uint64(hand), trump, players, size, seat, -1))
         rows.append({
             "players": players, "cards": size, "seat": seat, "hand": WIZARD60.names(hand),
             "turned": WIZARD60.name_of(turned) if turned >= 0 else "",

@@ -128,7 +128,7 @@ def run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops: int, checks
             trump, cards = slots[TRUMP_SUIT], slots[CARDS]
             while n_bids < players and not (stops >> seat) & 1:
                 no = refused_bid(total, cards, n_bids == players - 1, pm1)
-                b = builtin.bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], trump, players, cards, no)
+                b = builtin.bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], trump, players, cards, n_bids, no)
                 bidder = seat
                 ok, seat, n_bids, total = make_bid(bids, cards, pm1, seat, n_bids, total, b)
                 if not ok:
