@@ -89,6 +89,7 @@ BID_TABLE_FILE = Path(__file__).with_name("wizard_bid_table.npy")
 # the trick it is played in, for a seat at that bidding position (0 bids first) in rounds of that size, played
 # by ``heuristic`` (experiments/calibrate_wizard_bids.py measures it; float32 [4, 20, 6, 28]).
 BID_TABLE = np.load(BID_TABLE_FILE)
+BID_TABLE.setflags(write=False)  # a constant, and typed read-only wherever it is passed (as the kernels see it)
 CLASSES = 28  # card_class: Wizard, Jester, trumps 1..13, other suits 1..13
 
 

@@ -91,6 +91,7 @@ def calibrate(rounds: int, passes: int, seed: int, progress: bool = True) -> np.
     """The table [players - 3, cards - 1, position, class] (float32) after ``passes`` passes."""
     table = np.zeros((MAX_PLAYERS - MIN_PLAYERS + 1, MAX_CARDS, MAX_PLAYERS, CLASSES), np.float32)
     for k in range(passes):
+        table.setflags(write=False)  # read-only, as bots.wizard.BID_TABLE: calibrated_bid compiles once for both
         new = np.zeros_like(table)
         for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
             for cards in range(1, 60 // players + 1):
