@@ -409,7 +409,7 @@ def unseen_deals(
     kitty_taken: bool, truth: np.ndarray,
 ) -> np.ndarray:  # fmt: skip
     """``samples`` uniform deals [sample, pile] of the cards the declarer ``seat`` has not seen before the first
-    trick: the other hands and, before it is taken, the kitty (the last pile); ``truth`` as for ``mc_play``."""
+    trick: the other hands and, before it is taken, the kitty (the last pile); ``truth`` as for ``_card_deals``."""
     if truth.shape[0]:
         return true_deals(truth, samples)
     log = np.empty(0, np.int64)

@@ -104,8 +104,6 @@ def card_class(card: int, trump: int) -> int:
     return (1 if SUIT_OF[card] == trump else 14) + RANK_OF[card] + 1
 
 
-
-
 @njit(cache=True, inline="always")
 def nearest_allowed(value: float, cards: int, refused: int) -> int:
     """The bid nearest ``value`` (rounded half to even, at most ``cards``); if it is ``refused``, the allowed

@@ -70,11 +70,6 @@ class Lineup:
         return all(isinstance(b, int) for b in self.bots)
 
     @property
-    def cheating(self) -> tuple[bool, ...]:
-        """Per seat: the bot sees hidden cards (``CHEATING_BOTS``)."""
-        return tuple(is_cheating(name) for name in self.names)
-
-    @property
     def strong_table(self) -> np.ndarray | None:
         """``strong_table(self.table)``."""
         return strong_table(self.table)
@@ -201,7 +196,7 @@ def make_lineup(
     names = [e if isinstance(e, str) else type(e).__name__ for e in entries]
     if len(names) != players:
         raise CardsimError(f"{game} needs {players} bots, one per seat, but {len(names)} were given: {','.join(names)}")
-    cheats = sorted({n.split(":")[0] for n in names if isinstance(n, str) and is_cheating(n)})
+    cheats = [name.split(":")[0] for name in names if is_cheating(name)]
     if cheats and not allow_cheating:
         raise CardsimError(f"bot '{cheats[0]}' cheats: it sees every hand, as a reference for the honest bots; "
                            "simulate, replay, tournament and ladder allow it with --allow-cheating "
