@@ -232,6 +232,47 @@ def bid_heatmap(rows: pd.DataFrame) -> Figure:
     return fig
 
 
+def bid_accuracy_table(rows: pd.DataFrame, by: str = "cards") -> pd.DataFrame:
+    """Per bot and value of the column ``by`` (default ``cards``: the round size), the share of bids met
+    (exactly, or made in call-partner) with its 95% CI: columns ``bot``, ``by``, ``bids``, ``met_rate``,
+    ``ci95``."""
+    labels = LABELS[game_of(rows)]
+    picked = bid_rows(rows)
+    if by not in picked.columns:
+        raise CardsimError(f"no column {by!r} in the rows to group the bids by; the columns are "
+                           f"{', '.join(picked.columns)}")  # fmt: skip
+    bid, result = picked[labels.bid].to_numpy(np.int64), picked[labels.result].to_numpy(np.int64)
+    met = (result >= bid) if labels.hit == "made" else (result == bid)
+    codes, bots = bot_codes(picked)
+    frame = pd.DataFrame({"bot": pd.Categorical.from_codes(codes, bots), by: picked[by].to_numpy(), "met": met})
+    table = frame.groupby(["bot", by], observed=True)["met"].agg(bids="size", met_rate="mean").reset_index()
+    table["ci95"] = Z95 * np.sqrt(table["met_rate"] * (1 - table["met_rate"]) / table["bids"])
+    return table
+
+
+def bid_accuracy(rows: pd.DataFrame, by: str = "cards", reference: dict[str, dict[int, float]] | None = None
+                 ) -> Figure:  # fmt: skip
+    """The share of bids met per bot against the column ``by`` (default the round size), with 95% CI bars;
+    ``reference``: published figures to mark, {label: {value of ``by``: share}}."""
+    labels = LABELS[game_of(rows)]
+    table = bid_accuracy_table(rows, by)
+    fig = Figure(figsize=(7.5, 4.6), layout="constrained")
+    ax = fig.subplots()
+    for i, (bot, part) in enumerate(table.groupby("bot", observed=True)):
+        ax.errorbar(part[by], part["met_rate"], yerr=part["ci95"], marker="o", markersize=4, capsize=2,
+                    color=color(i), label=bot)  # fmt: skip
+    for label, points in (reference or {}).items():
+        ax.scatter(list(points), list(points.values()), marker="x", s=60, color="black", zorder=3, label=label)
+    ax.set_xlabel("cards per player" if by == "cards" else by)
+    ax.set_ylabel(f"{labels.bid}s met ({labels.hit})")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="best")
+    ax.set_title(_title(rows, f"{labels.bid}s met per {'round size' if by == 'cards' else by}", width=60),
+                 fontsize="medium")
+    return fig
+
+
 def unit_scores(rows: pd.DataFrame, per: Per = "round") -> dict[str, np.ndarray]:
     """Each bot's mean score per independent unit (a round, or a game), in the order played.
 

@@ -188,3 +188,23 @@ def test_script_bad_input_exits_2_with_one_message(tmp_path, args, message):
     assert done.returncode == 2
     assert message in done.stderr
     assert not (tmp_path / "x").exists()  # nothing ran, nothing was written
+
+
+def test_bid_accuracy_per_round_size_adds_up_to_the_met_share(runs):
+    """Per bot, the shares met per round size (Wizard games deal 1..15 cards) weighted by their bids give back the
+    heatmap's overall share; call-partner groups its declarers' contracts by another column."""
+    rows = runs["games"].rows
+    by = "cards" if runs["game"] == "wizard" else "seat"
+    table = plots.bid_accuracy_table(rows, by)
+    _, counts, met = plots.bid_result_counts(rows)
+    for bot, part in table.groupby("bot", observed=True):
+        assert part["bids"].sum() == counts[bot].sum()
+        assert (part["met_rate"] * part["bids"]).sum() / part["bids"].sum() == pytest.approx(met[bot])
+        assert (part["ci95"] >= 0).all()
+    if runs["game"] == "wizard":
+        assert sorted(table["cards"].unique()) == list(range(1, 16))
+    fig = plots.bid_accuracy(rows, by, reference={"published": {1: 0.84}})
+    _labelled(fig)
+    assert len(fig.axes[0].lines) > 0
+    with pytest.raises(CardsimError, match="no column 'nosuch'"):
+        plots.bid_accuracy_table(rows, "nosuch")
