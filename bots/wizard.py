@@ -1,6 +1,6 @@
-"""Built-in compiled Wizard bots: ``random``, ``heuristic`` (calibrated bids), ``heuristic_v1`` (the heuristic
-before them) and ``rulebased`` (a published baseline) here, the strong ``mc``, ``ismcts`` and the cheating
-reference ``omniscient`` in ``bots.wizard_strong``.
+"""Built-in compiled Wizard bots: ``random``, ``heuristic`` (calibrated bids, card-counting play),
+``heuristic_v1`` (the heuristic before them) and ``rulebased`` (a published baseline) here, the strong ``mc``,
+``ismcts`` and the cheating reference ``omniscient`` in ``bots.wizard_strong``.
 
 Three decisions: the trump suit when a Wizard is turned up (the dealer, B4),
 the bid (B5) and the card (B6). A bot sees its own hand, the trump, the
@@ -14,10 +14,11 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from cardsim.cards import lowest_card, nth_card, popcount
+from cardsim.cards import bit, lowest_card, nth_card, popcount
 from cardsim.decisions import BID, TRUMP
 from cardsim.games.wizard.rules import (
     DECK_SIZE,
+    FULL_DECK,
     MAX_PLAYERS,
     MIN_PLAYERS,
     RANK_OF,
@@ -33,10 +34,12 @@ from cardsim.games.wizard.state import (
     CARDS,
     LED,
     N_BIDS,
+    N_PLAYED,
     PHASE,
     POS,
     TOP_KEY,
     TRUMP_SUIT,
+    TURNED,
     Params,
     State,
     refused_of,
@@ -51,7 +54,9 @@ BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "heuristic_v1": HEURISTIC_V
 BOT_DOCS = {
     "random": "uniform bid 0..cards (an allowed one), uniform legal card, uniform trump suit",
     "heuristic": "bids the tricks its cards are expected to take, from win chances calibrated by simulation per "
-    "player count, round size, bidding position and card (bots/wizard_bid_table.npy); plays as heuristic_v1",
+    "player count, round size, bidding position and card (bots/wizard_bid_table.npy); counts the cards played to "
+    "judge each card's chance to take the trick: short of its bid it takes with the weakest likely winner, else "
+    "sheds its weakest card; once its bid is made it plays the least likely winner, high cards first",
     "heuristic_v1": "the heuristic before calibrated bids: bids the expected tricks of its Wizards, trumps and high "
     "cards; wins tricks while short of its bid, sheds winners and keeps Jesters to duck once it is made; names "
     "its strongest suit as trump",
@@ -91,6 +96,7 @@ BID_TABLE_FILE = Path(__file__).with_name("wizard_bid_table.npy")
 BID_TABLE = np.load(BID_TABLE_FILE)
 BID_TABLE.setflags(write=False)  # a constant, and typed read-only wherever it is passed (as the kernels see it)
 CLASSES = 28  # card_class: Wizard, Jester, trumps 1..13, other suits 1..13
+TAKE = 0.25  # heuristic_play: short of its bid, a card with at least this chance to take the trick is played
 
 
 @njit(cache=True, inline="always")
@@ -281,8 +287,10 @@ def _strength(card: int, trump: int) -> int:
 
 
 @njit(cache=True)
-def heuristic_play(legal: np.uint64, led: int, top_key: int, n_played: int, players: int, trump: int, need: int) -> int:
-    """Win tricks while ``need`` (bid - tricks won) > 0; once the bid is made, duck and shed winners."""
+def heuristic_v1_play(legal: np.uint64, led: int, top_key: int, n_played: int, players: int, trump: int,
+                      need: int) -> int:  # fmt: skip
+    """``heuristic_v1``'s card (also the strong bots' play-outs): win tricks while ``need`` (bid - tricks won) > 0;
+    once the bid is made, duck and shed winners."""
     last = n_played == players - 1
     best, best_score = -1, -(10**9)
     m = legal
@@ -304,6 +312,79 @@ def heuristic_play(legal: np.uint64, led: int, top_key: int, n_played: int, play
                     score = -strength
                 else:
                     score = 1000 + strength if card < 56 else 900
+        if score > best_score:
+            best, best_score = card, score
+    return best
+
+
+@njit(cache=True, inline="always")
+def _power(x: float, n: int) -> float:
+    """``x ** n`` for an int ``n`` >= 0 by squaring (a float ``**`` costs the heuristic a third of its speed)."""
+    result = 1.0
+    while n:
+        if n & 1:
+            result *= x
+        x *= x
+        n >>= 1
+    return result
+
+
+@njit(cache=True, inline="always")
+def _take_chance(card: int, led: int, trump: int, unseen: np.uint64, wizards: int, trumps: int, keep: float,
+                 seats: int) -> float:  # fmt: skip
+    """The chance that suit card ``card``, beating the trick so far under the led suit ``led``, still takes it when
+    ``seats`` more seats play, each holding none of the ``unseen`` cards (``wizards`` Wizards, ``trumps`` trumps
+    among them) with probability ``keep`` per card. A seat beats it with a Wizard or a higher card of its suit
+    or, unless it is a trump, with a trump when it holds no card of ``led`` (B6)."""
+    higher = popcount(unseen & SUIT_MASK[SUIT_OF[card]] & ~((bit(card) << 1) - 1))
+    safe = _power(keep, wizards + higher)  # one seat holds none of them
+    if trump >= 0 and SUIT_OF[card] != trump:  # nor, holding no card of the led suit, a trump
+        safe -= _power(keep, wizards + popcount(unseen & SUIT_MASK[led])) * (1.0 - _power(keep, trumps))
+    return _power(max(safe, 0.0), seats)
+
+
+@njit(cache=True)
+def heuristic_play(hand: np.uint64, legal: np.uint64, seen: np.uint64, led: int, top_key: int, n_played: int,
+                   players: int, trump: int, need: int) -> int:  # fmt: skip
+    """``heuristic``'s card: counts the cards (``seen``: those played this round and the turned card) to estimate
+    each card's chance to take the trick, and aims at the bid (``need`` = bid - tricks won).
+
+    A card's chance is 0 if it does not beat the trick so far, 1 for the first Wizard or a winner played last,
+    else ``_take_chance``, each unseen card being in a later seat's hand with probability (its cards) / (unseen
+    cards). Short of its bid it plays the weakest card whose chance is at least ``TAKE`` (or, needing every trick
+    left, the likeliest winner), else sheds its weakest card and keeps its Jesters; once the bid is made it plays
+    the least likely winner, of those the strongest (a high card shed, a forced trick taken with the card that
+    could take a later one)."""
+    if legal & (legal - np.uint64(1)) == 0:  # one legal card
+        return lowest_card(legal)
+    left = popcount(hand)
+    unseen = FULL_DECK & ~hand & ~seen
+    later = players - 1 - n_played
+    n_unseen = popcount(unseen)
+    keep = 1.0 - min(1.0, left / n_unseen) if n_unseen > 0 else 1.0  # an unseen card is not in a later seat's hand
+    wizards = popcount(unseen & WIZARD_MASK)
+    trumps = popcount(unseen & SUIT_MASK[trump]) if trump >= 0 else 0
+    best, best_score = -1, -(10**9)
+    m = legal
+    while m:
+        card = lowest_card(m)
+        m &= m - np.uint64(1)
+        strength = _strength(card, trump)
+        suit_led = led if led >= 0 or top_key >= WIZARD_KEY else SUIT_OF[card]  # a first suit card sets it (B6)
+        chance = 0.0
+        if card < 56 and card_key(card, suit_led, trump) > top_key:
+            if card >= 52 or later == 0:
+                chance = 1.0
+            elif need >= left or (1000 if need > 0 else 0) - (strength if need > 0 else -strength) > best_score:
+                # (skipped where even a sure winner would not score above the best card so far: the same card wins)
+                chance = _take_chance(card, suit_led, trump, unseen, wizards, trumps, keep, later)
+        bucket = int(chance * 20.0 + 0.5)  # chances within 5% count as equal
+        if need >= left:  # every trick left is needed: the likeliest winner, the weakest of those
+            score = 100 * bucket - strength
+        elif need > 0:
+            score = 1000 - strength if chance >= TAKE else (-strength if card < 56 else -500)
+        else:
+            score = strength - 100 * bucket
         if score > best_score:
             best, best_score = card, score
     return best
@@ -336,32 +417,35 @@ def bid(
 
 
 @njit(cache=True, inline="always")
-def play(
-    bot: int,
-    rng: np.ndarray,
-    stream: int,
-    legal: np.uint64,
-    led: int,
-    top_key: int,
-    n_played: int,
-    players: int,
-    trump: int,
-    need: int,
-) -> int:
-    """A card from ``legal`` (B6); ``top_key`` is the best ``card_key`` in the trick so far."""
+def play(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, legal: np.uint64, seen: np.uint64, led: int,
+         top_key: int, n_played: int, players: int, trump: int, need: int) -> int:  # fmt: skip
+    """A card from ``legal``, the ``hand``'s legal cards (B6); ``seen``: the cards played this round and the
+    turned card, ``top_key``: the best ``card_key`` in the trick so far, ``need``: bid - tricks won."""
     if bot == RANDOM:
         return nth_card(legal, below(rng, stream, popcount(legal)))
     if bot == RULEBASED:
         return rulebased_play(legal, led, top_key, n_played, players, trump, need)
-    return heuristic_play(legal, led, top_key, n_played, players, trump, need)
+    if bot == HEURISTIC_V1:
+        return heuristic_v1_play(legal, led, top_key, n_played, players, trump, need)
+    return heuristic_play(hand, legal, seen, led, top_key, n_played, players, trump, need)
 
 
 @njit(cache=True, inline="always")
-def decide(bot: int, slots: np.ndarray, hands: np.ndarray, bids: np.ndarray, won: np.ndarray, rng: np.ndarray,
-           plus_minus_one: bool, seat: int) -> int:  # fmt: skip
-    """The action of built-in bot ``bot`` (RANDOM, HEURISTIC or RULEBASED) for ``seat``, the seat to move, from its
-    view: its hand, the public slots (trump, trick so far, bids made), its own tricks and its own stream
-    ``1 + seat`` of ``rng`` (the State's arrays, unpacked once by the hot loops)."""
+def seen_cards(slots: np.ndarray, log: np.ndarray) -> np.uint64:
+    """The cards every seat has seen leave the game: those played this round (``log``) and the turned card."""
+    seen = bit(slots[TURNED]) if slots[TURNED] >= 0 else np.uint64(0)
+    for k in range(slots[N_PLAYED]):
+        seen |= bit(log[k, 1])
+    return seen
+
+
+@njit(cache=True, inline="always")
+def decide(bot: int, slots: np.ndarray, hands: np.ndarray, bids: np.ndarray, won: np.ndarray, log: np.ndarray,
+           rng: np.ndarray, plus_minus_one: bool, seat: int) -> int:  # fmt: skip
+    """The action of built-in bot ``bot`` (RANDOM, HEURISTIC, RULEBASED or HEURISTIC_V1) for ``seat``, the seat to
+    move, from its view: its hand, the public slots (trump, trick so far, bids made), the cards played (``log``),
+    its own tricks and its own stream ``1 + seat`` of ``rng`` (the State's arrays, unpacked once by the hot
+    loops)."""
     d = slots[PHASE]
     players, trump = hands.shape[0], slots[TRUMP_SUIT]
     if d == TRUMP:
@@ -369,12 +453,13 @@ def decide(bot: int, slots: np.ndarray, hands: np.ndarray, bids: np.ndarray, won
     if d == BID:
         no = refused_of(slots, players, plus_minus_one)
         return bid(bot, rng, 1 + seat, hands[seat], trump, players, slots[CARDS], slots[N_BIDS], no)
-    legal = legal_mask(hands[seat], slots[LED])
-    return play(bot, rng, 1 + seat, legal, slots[LED], slots[TOP_KEY], slots[POS], players, trump,
+    hand, led = hands[seat], slots[LED]
+    seen = seen_cards(slots, log) if bot == HEURISTIC else np.uint64(0)
+    return play(bot, rng, 1 + seat, hand, legal_mask(hand, led), seen, led, slots[TOP_KEY], slots[POS], players, trump,
                 bids[seat] - won[seat])  # fmt: skip
 
 
 @njit(cache=True)
 def act(bot: int, s: State, p: Params, seat: int) -> int:
     """The action of built-in bot ``bot`` for ``seat``, the seat to move (``decide`` on the State)."""
-    return decide(bot, s.slots, s.hands, s.bids, s.won, s.rng, p.plus_minus_one, seat)
+    return decide(bot, s.slots, s.hands, s.bids, s.won, s.log, s.rng, p.plus_minus_one, seat)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bots.wizard import MC, OMNISCIENT, heuristic_play, heuristic_trump, heuristic_v1_bid
+from bots.wizard import MC, OMNISCIENT, heuristic_trump, heuristic_v1_bid, heuristic_v1_play
 from cardsim.cards import bit, lowest_card, popcount
 from cardsim.deal import seat_after
 from cardsim.decisions import BID, TRUMP
@@ -98,7 +98,7 @@ def play_out(hands, players, trump, bids, won, seat, i, led, decided, top_key, w
     while tricks_left > 0:
         while i < players:
             legal = legal_mask(hands[seat], led)
-            card = heuristic_play(legal, led, top_key, i, players, trump, bids[seat] - won[seat])
+            card = heuristic_v1_play(legal, led, top_key, i, players, trump, bids[seat] - won[seat])
             hands[seat] ^= bit(card)
             led, decided, top_key, winner = trick_step(trump, led, decided, top_key, winner, seat, card)
             seat = seat + 1 if seat + 1 < players else 0
@@ -206,7 +206,7 @@ def _card_decision(samples, rng, stream, seat, hand, legal, players, cards, trum
     heuristic's card, and ``samples`` deals of the info set with every seat's bid in each (``_guesses``). No deals
     when the card is forced (the heuristic's card stands). ``truth`` as for ``_deals``."""
     trick = _trick_so_far(log, n_played, players, trump, seat)
-    fallback = heuristic_play(legal, trick[1], trick[3], trick[0], players, trump, bids[seat] - won[seat])
+    fallback = heuristic_v1_play(legal, trick[1], trick[3], trick[0], players, trump, bids[seat] - won[seat])
     if popcount(legal) > 1:
         deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_played, truth)
         return trick, fallback, deals, _guesses(deals, seat, players, cards, trump, bids, bids_seen, log, n_played)

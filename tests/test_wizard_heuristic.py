@@ -1,5 +1,6 @@
-"""Wizard's ``heuristic`` bids from win chances calibrated by simulation (issue 15, 1); ``heuristic_v1`` is the
-heuristic before them (tests/test_digests.py: its runs keep the old heuristic's digests).
+"""Wizard's ``heuristic`` (issue 15, 1): bids from win chances calibrated by simulation, plays by counting cards
+and aiming at the bid; ``heuristic_v1`` is the heuristic before them (tests/test_digests.py: its runs keep the old
+heuristic's digests).
 
 The table is ``bots/wizard_bid_table.npy``, written by experiments/calibrate_wizard_bids.py (``--check``
 recomputes it and compares).
@@ -21,6 +22,7 @@ from cardsim.games.wizard.game import GAME
 from cardsim.games.wizard.state import params
 
 SCRIPT = Path(__file__).resolve().parent.parent / "experiments" / "calibrate_wizard_bids.py"
+ACCURACY = Path(__file__).resolve().parent.parent / "experiments" / "wizard_bid_accuracy.py"
 
 
 def load_script():
@@ -85,3 +87,63 @@ def test_the_calibrated_heuristic_beats_heuristic_v1(tmp_path):
     exp = experiment("wizard", "heuristic,heuristic_v1,heuristic_v1,heuristic_v1", games=300, seed=3)
     pairs = run(exp, tmp_path / "t", progress=False).standings.pairs
     assert pairs["diff_game_score"].iloc[0] > 0
+
+
+def cards(text: str) -> np.uint64:
+    return np.uint64(WIZARD60.mask(WIZARD60.parse_many(text)))
+
+
+def seen_but(*held: str) -> np.uint64:
+    """Every card seen but those in the ``held`` hands (the unseen cards are exactly the other hands)."""
+    return np.uint64(int(builtin.FULL_DECK) & ~int(sum(int(cards(h)) for h in held)))
+
+
+def key(card: str, led: int, trump: int) -> int:
+    return int(builtin.card_key(WIZARD60.parse(card), led, trump))
+
+
+def test_counting_cards_leads_a_king_once_the_ace_and_the_wizards_are_gone():
+    """Leading, one trick short of the bid with two cards left (4 players, diamonds trump, every trump gone):
+    the spade king is played as a winner only when the spade ace and every Wizard have been seen."""
+    hand = "S12 C3"
+    for others, expected, v1 in (("S13 W1 C12 C11 H5 H6", "C3", "S12"), ("C13 C12 C11 H5 H6 H7", "S12", "S12")):
+        seen = seen_but(hand, others)
+        card = builtin.heuristic_play(cards(hand), cards(hand), seen, -1, -1, 0, 4, 2, 1)
+        assert WIZARD60.names(1 << card) == expected, others
+        assert WIZARD60.names(1 << builtin.heuristic_v1_play(cards(hand), -1, -1, 0, 4, 2, 1)) == v1  # no counting
+
+
+def test_short_of_the_bid_it_takes_with_the_weakest_likely_winner_not_its_wizard():
+    """Second to a spade five, no trump, one trick needed of three: the spade ace is a sure winner (no higher spade
+    or Wizard unseen), so it keeps its Wizard; heuristic_v1 plays the strongest winner."""
+    hand, others = "S7 S13 W1", "S8 S9 H2 H3 H4 H5 C2 C3 C4"
+    seen = seen_but(hand, others, "S5") | cards("S5")
+    top = key("S5", 0, -1)
+    card = builtin.heuristic_play(cards(hand), cards(hand), seen, 0, top, 1, 4, -1, 1)
+    assert WIZARD60.names(1 << card) == "S13"
+    assert WIZARD60.names(1 << builtin.heuristic_v1_play(cards(hand), 0, top, 1, 4, -1, 1)) == "W1"
+
+
+def test_with_the_bid_made_a_forced_trick_is_taken_with_the_strongest_card():
+    """Last to a heart three, bid made: both hearts win, so the higher one goes (it could win a later trick)."""
+    hand = "H10 H12"
+    seen = seen_but(hand, "S2 S3 S4 S5 S6 S7") | cards("H3")
+    top = key("H3", 1, 0)
+    card = builtin.heuristic_play(cards(hand), cards(hand), seen, 1, top, 3, 4, 0, 0)
+    assert WIZARD60.names(1 << card) == "H12"
+    assert WIZARD60.names(1 << builtin.heuristic_v1_play(cards(hand), 1, top, 3, 4, 0, 0)) == "H10"
+
+
+def test_bid_accuracy_script_writes_its_table_and_plot_and_refuses_bad_input(tmp_path):
+    import subprocess
+
+    done = subprocess.run([sys.executable, str(ACCURACY), "--smoke", "--out", str(tmp_path / "a")],
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    table = (tmp_path / "a" / "bid_accuracy.md").read_text()
+    assert "| `heuristic` |" in table and "| `rulebased` |" in table
+    assert (tmp_path / "a" / "bid_accuracy.png").stat().st_size > 5000
+    bad = subprocess.run([sys.executable, str(ACCURACY), "--smoke", "--bots", "nosuchbot", "--out",
+                          str(tmp_path / "b")], capture_output=True, text=True)  # fmt: skip
+    assert bad.returncode == 2 and "unknown bot 'nosuchbot'" in bad.stderr and bad.stderr.count("\n") == 1
+    assert not (tmp_path / "b").exists()

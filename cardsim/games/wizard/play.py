@@ -15,6 +15,7 @@ from numba import njit, prange
 import bots.wizard as builtin
 import bots.wizard_strong as strong
 import cardsim.audit as audit
+from cardsim.cards import bit
 from cardsim.decisions import BID, CARD
 from cardsim.errors import BotFailure
 from cardsim.games.wizard.rules import legal_mask, refused_bid, score
@@ -140,12 +141,14 @@ def run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops: int, checks
             seat, pos, led, decided, top_key, winner, n_played, trick = load_trick(slots)
             trump, cards = slots[TRUMP_SUIT], slots[CARDS]
             broken, taken = audit.load(checks)
+            seen = builtin.seen_cards(slots, log)
             while seat >= 0 and not (stops >> seat) & 1:
                 legal = legal_mask(hands[seat], led)
-                card = builtin.play(int(bots[seat, 0]), rng, 1 + seat, legal, led, top_key, pos, players, trump,
-                                    bids[seat] - won[seat])  # fmt: skip
+                card = builtin.play(int(bots[seat, 0]), rng, 1 + seat, hands[seat], legal, seen, led, top_key, pos,
+                                    players, trump, bids[seat] - won[seat])  # fmt: skip
                 if not (legal >> np.uint64(card)) & np.uint64(1):
                     raise BotFailure("a built-in wizard bot chose an illegal card")
+                seen |= bit(card)
                 player = seat
                 seat, pos, led, decided, top_key, winner, n_played, trick = play_card(
                     hands, won, log, trump, cards, seat, pos, led, decided, top_key, winner, n_played, trick, card
@@ -155,7 +158,7 @@ def run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops: int, checks
             audit.store(checks, broken, taken)
             store_trick(slots, players, seat, pos, led, decided, top_key, winner, n_played, trick)
         elif not step(slots, hands, bids, won, log, pm1, builtin.decide(int(bots[seat, 0]), slots, hands, bids, won,
-                                                                        rng, pm1, seat)):  # fmt: skip
+                                                                        log, rng, pm1, seat)):  # fmt: skip
             raise BotFailure("a built-in wizard bot chose an illegal action")
 
 
