@@ -48,9 +48,10 @@ from cardsim.lineup import FIRST_STRONG, Setting
 from cardsim.rng import below
 
 RANDOM, HEURISTIC, RULEBASED, HEURISTIC_V1 = 0, 1, 2, 3
-MC, ISMCTS, OMNISCIENT = FIRST_STRONG, FIRST_STRONG + 1, FIRST_STRONG + 2  # the strong bots (bots.wizard_strong)
+# the strong bots (bots.wizard_strong); the _v1 ones play out and guess bids as heuristic_v1
+MC, ISMCTS, OMNISCIENT, MC_V1, ISMCTS_V1 = range(FIRST_STRONG, FIRST_STRONG + 5)
 BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "heuristic_v1": HEURISTIC_V1, "rulebased": RULEBASED,
-           "mc": MC, "ismcts": ISMCTS, "omniscient": OMNISCIENT}  # fmt: skip
+           "mc": MC, "ismcts": ISMCTS, "omniscient": OMNISCIENT, "mc_v1": MC_V1, "ismcts_v1": ISMCTS_V1}  # fmt: skip
 BOT_DOCS = {
     "random": "uniform bid 0..cards (an allowed one), uniform legal card, uniform trump suit",
     "heuristic": "bids the tricks its cards are expected to take, from win chances calibrated by simulation per "
@@ -67,6 +68,8 @@ BOT_DOCS = {
     "each played out by the heuristic; names trump as the heuristic",
     "ismcts": "bids as mc; plays by information-set Monte Carlo tree search (one tree over sampled deals, every "
     "seat choosing by UCB, heuristic play-outs); names trump as the heuristic",
+    "mc_v1": "mc before the heuristic counted cards: plays out and guesses the bids it cannot see as heuristic_v1",
+    "ismcts_v1": "ismcts before the heuristic counted cards: plays out and guesses unseen bids as heuristic_v1",
     "omniscient": "CHEATS (a reference, refused without --allow-cheating): sees every hand and bid; bids as mc with "
     "the true deal as its one sample, plays by Monte Carlo tree search on the true deal (every seat choosing by "
     "UCB, heuristic play-outs)",
@@ -87,6 +90,7 @@ BOT_SETTINGS = {
         "c": Setting(0.7, 0.0, 10.0, "UCB exploration constant, as for ismcts", integer=False),
     },
 }
+BOT_SETTINGS["mc_v1"], BOT_SETTINGS["ismcts_v1"] = BOT_SETTINGS["mc"], BOT_SETTINGS["ismcts"]  # the same rows
 
 
 BID_TABLE_FILE = Path(__file__).with_name("wizard_bid_table.npy")
@@ -431,10 +435,11 @@ def play(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, legal: np.uint
 
 
 @njit(cache=True, inline="always")
-def seen_cards(slots: np.ndarray, log: np.ndarray) -> np.uint64:
-    """The cards every seat has seen leave the game: those played this round (``log``) and the turned card."""
-    seen = bit(slots[TURNED]) if slots[TURNED] >= 0 else np.uint64(0)
-    for k in range(slots[N_PLAYED]):
+def seen_cards(turned: int, log: np.ndarray, n_played: int) -> np.uint64:
+    """The cards every seat has seen leave the game: the ``turned`` card (-1: none) and the ``n_played`` cards
+    played this round (rows ``(seat, card)`` of ``log``)."""
+    seen = bit(turned) if turned >= 0 else np.uint64(0)
+    for k in range(n_played):
         seen |= bit(log[k, 1])
     return seen
 
@@ -454,7 +459,7 @@ def decide(bot: int, slots: np.ndarray, hands: np.ndarray, bids: np.ndarray, won
         no = refused_of(slots, players, plus_minus_one)
         return bid(bot, rng, 1 + seat, hands[seat], trump, players, slots[CARDS], slots[N_BIDS], no)
     hand, led = hands[seat], slots[LED]
-    seen = seen_cards(slots, log) if bot == HEURISTIC else np.uint64(0)
+    seen = seen_cards(slots[TURNED], log, slots[N_PLAYED]) if bot == HEURISTIC else np.uint64(0)
     return play(bot, rng, 1 + seat, hand, legal_mask(hand, led), seen, led, slots[TOP_KEY], slots[POS], players, trump,
                 bids[seat] - won[seat])  # fmt: skip
 

@@ -6,7 +6,9 @@ sample, and plays as ``ismcts`` with the true deal in every iteration (MCTS on t
 They decide from the seat's information set only (``view_infoset``): its own hand, the turned card, the bids it
 may see, and every card played so far and by whom. They sample deals of the hidden cards uniformly
 (``cardsim.infoset``), play each out with the fast heuristic for every seat (``play_out``; never a strong bot, so
-no recursion) and keep the choice with the best mean score of the round for the bot's own bid:
+no recursion) and keep the choice with the best mean score of the round for the bot's own bid. ``mc_v1`` and
+``ismcts_v1`` are these bots before the heuristic counted cards: they play out, and guess bids, as
+``heuristic_v1``.
 
 - bid: for each of ``bid_samples`` deals and every allowed bid b, the round played out with the bot aiming at b;
   bids it cannot see are the heuristic's bid for the sampled hand (the dealer's refused bid under plus_minus_one
@@ -24,7 +26,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bots.wizard import MC, OMNISCIENT, heuristic_trump, heuristic_v1_bid, heuristic_v1_play
+from bots.wizard import (
+    ISMCTS_V1,
+    MC,
+    MC_V1,
+    OMNISCIENT,
+    heuristic_bid,
+    heuristic_play,
+    heuristic_trump,
+    heuristic_v1_bid,
+    heuristic_v1_play,
+    seen_cards,
+)
 from cardsim.cards import bit, lowest_card, popcount
 from cardsim.deal import seat_after
 from cardsim.decisions import BID, TRUMP
@@ -92,13 +105,20 @@ def view_infoset(seat: int, hand: np.uint64, players: int, cards: int, turned: i
 
 
 @njit(cache=True)
-def play_out(hands, players, trump, bids, won, seat, i, led, decided, top_key, winner, tricks_left) -> None:
+def play_out(hands, players, trump, bids, won, seat, i, led, decided, top_key, winner, tricks_left, seen,
+             v1) -> None:  # fmt: skip
     """The heuristic for every seat from position ``i`` of the current trick (``seat`` to play; ``led``,
-    ``decided``, ``top_key``, ``winner`` so far) to the round's end: adds the tricks to ``won``, empties ``hands``."""
+    ``decided``, ``top_key``, ``winner`` so far) to the round's end: adds the tricks to ``won``, empties ``hands``.
+    ``seen``: the cards played so far and the turned card, which the heuristic counts; ``v1``: play as
+    ``heuristic_v1`` instead (``mc_v1``, ``ismcts_v1``)."""
     while tricks_left > 0:
         while i < players:
             legal = legal_mask(hands[seat], led)
-            card = heuristic_v1_play(legal, led, top_key, i, players, trump, bids[seat] - won[seat])
+            if v1:
+                card = heuristic_v1_play(legal, led, top_key, i, players, trump, bids[seat] - won[seat])
+            else:
+                card = heuristic_play(hands[seat], legal, seen, led, top_key, i, players, trump, bids[seat] - won[seat])
+                seen |= bit(card)
             hands[seat] ^= bit(card)
             led, decided, top_key, winner = trick_step(trump, led, decided, top_key, winner, seat, card)
             seat = seat + 1 if seat + 1 < players else 0
@@ -121,9 +141,9 @@ def _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_play
 
 @njit(cache=True)
 def mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turned, bids, n_seen, plus_minus_one,
-           truth):  # fmt: skip
+           truth, v1):  # fmt: skip
     """The bid with the best mean score over ``samples`` sampled deals (see the module docstring; ``truth`` as for
-    ``_deals``).
+    ``_deals``; ``v1`` as for ``play_out``, also for the bids it guesses).
 
     ``bids[seat_after(dealer, 1 + i)]`` for ``i < n_seen`` are the earlier bids this seat sees.
     """
@@ -142,6 +162,7 @@ def mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turn
     hands = np.empty(players, np.uint64)
     won = np.empty(players, np.int64)
     leader = seat_after(dealer, 1, players)
+    seen = bit(turned) if turned >= 0 else _ZERO
     for j in range(samples):
         for b in range(cards + 1):
             if b == refused:
@@ -155,14 +176,16 @@ def mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turn
                     guess[s] = bids[s]
                 else:
                     last = plus_minus_one and i == players - 1 and total <= cards
-                    guess[s] = heuristic_v1_bid(deals[j, s], trump, players, cards, cards - total if last else -1)
+                    no = cards - total if last else -1
+                    guess[s] = heuristic_v1_bid(deals[j, s], trump, players, cards, no) if v1 else \
+                        heuristic_bid(deals[j, s], trump, players, cards, i, no)  # fmt: skip
                 total += guess[s]
                 hands[s] = deals[j, s]
                 won[s] = 0
             hands[seat] = hand
             # typed values, not literals: one compile of play_out for every caller
             play_out(hands, players, trump, guess, won, leader, np.int64(0), np.int64(NO_SUIT), np.bool_(False),
-                     np.int64(-1), leader, cards)  # fmt: skip
+                     np.int64(-1), leader, cards, seen, v1)  # fmt: skip
             sums[b] += score(b, won[seat])
     best = -1
     for b in range(cards + 1):
@@ -182,9 +205,10 @@ def _trick_so_far(log, n_played, players, trump, seat):
 
 
 @njit(cache=True)
-def _guesses(deals, seat, players, cards, trump, bids, bids_seen, log, n_played):
+def _guesses(deals, seat, dealer, players, cards, trump, bids, bids_seen, log, n_played, v1):
     """Every seat's bid in each sampled deal: the real one where the seat sees it (its own always), else the
-    heuristic's bid for that seat's sampled whole hand (its cards left and its plays)."""
+    heuristic's bid for that seat's sampled whole hand (its cards left and its plays) from its bidding position
+    after the ``dealer`` (``heuristic_v1``'s with ``v1``)."""
     guess = np.empty((deals.shape[0], players), np.int64)
     for j in range(deals.shape[0]):
         for s in range(players):
@@ -195,32 +219,40 @@ def _guesses(deals, seat, players, cards, trump, bids, bids_seen, log, n_played)
                 dealt[log[k, 0]] |= bit(log[k, 1])
             for s in range(players):
                 if s != seat:
-                    guess[j, s] = heuristic_v1_bid(dealt[s], trump, players, cards, np.int64(-1))
+                    position = (s - dealer - 1) % players
+                    guess[j, s] = heuristic_v1_bid(dealt[s], trump, players, cards, np.int64(-1)) if v1 else \
+                        heuristic_bid(dealt[s], trump, players, cards, position, np.int64(-1))  # fmt: skip
     return guess
 
 
 @njit(cache=True)
-def _card_decision(samples, rng, stream, seat, hand, legal, players, cards, trump, turned, bids, bids_seen, won, log,
-                   n_played, truth) -> tuple:  # fmt: skip
+def _card_decision(samples, rng, stream, seat, hand, legal, dealer, players, cards, trump, turned, bids, bids_seen, won,
+                   log, n_played, truth, v1) -> tuple:  # fmt: skip
     """What both card players start from: the trick so far (cards in it, led suit, decided, top key, winner), the
-    heuristic's card, and ``samples`` deals of the info set with every seat's bid in each (``_guesses``). No deals
-    when the card is forced (the heuristic's card stands). ``truth`` as for ``_deals``."""
+    cards seen (``seen_cards``), the heuristic's card, and ``samples`` deals of the info set with every seat's bid
+    in each (``_guesses``). No deals when the card is forced (the heuristic's card stands). ``truth`` as for
+    ``_deals``, ``v1`` as for ``play_out``."""
     trick = _trick_so_far(log, n_played, players, trump, seat)
-    fallback = heuristic_v1_play(legal, trick[1], trick[3], trick[0], players, trump, bids[seat] - won[seat])
+    seen = seen_cards(turned, log, n_played)
+    need = bids[seat] - won[seat]
+    fallback = heuristic_v1_play(legal, trick[1], trick[3], trick[0], players, trump, need) if v1 else \
+        heuristic_play(hand, legal, seen, trick[1], trick[3], trick[0], players, trump, need)  # fmt: skip
     if popcount(legal) > 1:
         deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_played, truth)
-        return trick, fallback, deals, _guesses(deals, seat, players, cards, trump, bids, bids_seen, log, n_played)
-    return trick, fallback, np.empty((0, players + 1), np.uint64), np.empty((0, players), np.int64)
+        return trick, seen, fallback, deals, _guesses(deals, seat, dealer, players, cards, trump, bids, bids_seen,
+                                                      log, n_played, v1)  # fmt: skip
+    return trick, seen, fallback, np.empty((0, players + 1), np.uint64), np.empty((0, players), np.int64)
 
 
 @njit(cache=True)
-def pimc_play(samples, rng, stream, seat, hand, legal, players, cards, trump, turned, bids, bids_seen, won, log,
-              n_played, truth) -> int:  # fmt: skip
+def pimc_play(samples, rng, stream, seat, hand, legal, dealer, players, cards, trump, turned, bids, bids_seen, won,
+              log, n_played, truth, v1) -> int:  # fmt: skip
     """The legal card with the best mean score for the own bid over ``samples`` sampled deals, each played out
     by the heuristic (see the module docstring). ``bids_seen``: the others' bids are visible (else estimated).
-    ``truth`` as for ``_deals``."""
-    trick, fallback, deals, guess = _card_decision(samples, rng, stream, seat, hand, legal, players, cards, trump,
-                                                   turned, bids, bids_seen, won, log, n_played, truth)  # fmt: skip
+    ``truth`` as for ``_deals``, ``v1`` as for ``play_out``."""
+    trick, seen, fallback, deals, guess = _card_decision(samples, rng, stream, seat, hand, legal, dealer, players,
+                                                         cards, trump, turned, bids, bids_seen, won, log, n_played,
+                                                         truth, v1)  # fmt: skip
     if deals.shape[0] == 0:
         return fallback
     i, led, decided, top_key, winner = trick
@@ -238,7 +270,7 @@ def pimc_play(samples, rng, stream, seat, hand, legal, players, cards, trump, tu
             hands[seat] = hand ^ bit(card)
             tally[:] = won[:players]
             play_out(hands, players, trump, guess[j], tally, nxt, i + 1, after, now, top, wins,
-                     cards - n_played // players)  # fmt: skip
+                     cards - n_played // players, seen | bit(card), v1)  # fmt: skip
             total += score(guess[j, seat], tally[seat])
         if total > best_total:
             best, best_total = card, total
@@ -249,14 +281,15 @@ def pimc_play(samples, rng, stream, seat, hand, legal, players, cards, trump, tu
 
 
 @njit(cache=True)
-def ismcts_play(iterations, c, rng, stream, seat, hand, legal, players, cards, trump, turned, bids, bids_seen, won,
-                log, n_played, truth) -> int:  # fmt: skip
+def ismcts_play(iterations, c, rng, stream, seat, hand, legal, dealer, players, cards, trump, turned, bids, bids_seen,
+                won, log, n_played, truth, v1) -> int:  # fmt: skip
     """Single-observer ISMCTS (``cardsim.search``): each iteration samples a deal of the info set, descends the
     tree over the cards legal in that deal (UCB for every seat, each maximising its own round score), adds one
     node, plays the round out with the heuristic and backs up every seat's score scaled to 0..1. The most visited
-    card at the root wins. ``truth`` as for ``_deals``."""
-    trick, fallback, deals, guess = _card_decision(iterations, rng, stream, seat, hand, legal, players, cards, trump,
-                                                   turned, bids, bids_seen, won, log, n_played, truth)  # fmt: skip
+    card at the root wins. ``truth`` as for ``_deals``, ``v1`` as for ``play_out``."""
+    trick, seen0, fallback, deals, guess = _card_decision(iterations, rng, stream, seat, hand, legal, dealer, players,
+                                                          cards, trump, turned, bids, bids_seen, won, log, n_played,
+                                                          truth, v1)  # fmt: skip
     if deals.shape[0] == 0:
         return fallback
     i0, led0, decided0, top0, winner0 = trick
@@ -270,7 +303,7 @@ def ismcts_play(iterations, c, rng, stream, seat, hand, legal, players, cards, t
         hands[:] = deals[j, :players]
         hands[seat] = hand
         tally[:] = won[:players]
-        mover, i, led, decided, top_key, winner = seat, i0, led0, decided0, top0, winner0
+        mover, i, led, decided, top_key, winner, seen = seat, i0, led0, decided0, top0, winner0, seen0
         tricks_left = cards - n_played // players
         node, path[0], depth = np.int64(0), 0, 1  # not the literal 0: select would compile for it too
         while tricks_left > 0:
@@ -279,6 +312,7 @@ def ismcts_play(iterations, c, rng, stream, seat, hand, legal, players, cards, t
             if new:
                 child = expand(tree, node, card, mover)
             hands[mover] ^= bit(card)
+            seen |= bit(card)
             led, decided, top_key, winner = trick_step(trump, led, decided, top_key, winner, mover, card)
             mover, i = (mover + 1 if mover + 1 < players else 0), i + 1
             if i == players:
@@ -289,7 +323,8 @@ def ismcts_play(iterations, c, rng, stream, seat, hand, legal, players, cards, t
             path[depth], depth, node = child, depth + 1, child
             if new:
                 break
-        play_out(hands, players, trump, guess[j], tally, mover, i, led, decided, top_key, winner, tricks_left)
+        play_out(hands, players, trump, guess[j], tally, mover, i, led, decided, top_key, winner, tricks_left, seen,
+                 v1)  # fmt: skip
         for s in range(players):
             rewards[s] = (score(guess[j, s], tally[s]) - low) / span
         backpropagate(tree, path, depth, rewards)
@@ -301,23 +336,30 @@ def ismcts_play(iterations, c, rng, stream, seat, hand, legal, players, cards, t
 def bid(row: np.ndarray, rng: np.ndarray, stream: int, seat: int, hand: np.uint64, dealer: int, players: int,
         cards: int, trump: int, turned: int, bids: np.ndarray, n_seen: int, plus_minus_one: bool,
         truth: np.ndarray) -> int:  # fmt: skip
-    """A strong bot's bid; ``row`` is its bot-table row: ``[MC, samples, bid_samples]``,
-    ``[ISMCTS, iterations, c, bid_samples]`` or ``[OMNISCIENT, iterations, c]`` (one sample: the ``truth``)."""
-    samples = 1 if row[0] == OMNISCIENT else int(row[2] if row[0] == MC else row[3])
+    """A strong bot's bid; ``row`` is its bot-table row: ``[MC or MC_V1, samples, bid_samples]``,
+    ``[ISMCTS or ISMCTS_V1, iterations, c, bid_samples]`` or ``[OMNISCIENT, iterations, c]`` (one sample: the
+    ``truth``)."""
+    samples = 1 if row[0] == OMNISCIENT else int(row[2] if row[0] == MC or row[0] == MC_V1 else row[3])
     return mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turned, bids, n_seen, plus_minus_one,
-                  truth)  # fmt: skip
+                  truth, _v1(row))  # fmt: skip
 
 
 @njit(cache=True)
-def play(row: np.ndarray, rng: np.ndarray, stream: int, seat: int, hand: np.uint64, legal: np.uint64, players: int,
-         cards: int, trump: int, turned: int, bids: np.ndarray, bids_seen: bool, won: np.ndarray, log: np.ndarray,
-         n_played: int, truth: np.ndarray) -> int:  # fmt: skip
+def play(row: np.ndarray, rng: np.ndarray, stream: int, seat: int, hand: np.uint64, legal: np.uint64, dealer: int,
+         players: int, cards: int, trump: int, turned: int, bids: np.ndarray, bids_seen: bool, won: np.ndarray,
+         log: np.ndarray, n_played: int, truth: np.ndarray) -> int:  # fmt: skip
     """A strong bot's card; ``row`` and ``truth`` as for ``bid``."""
-    if row[0] == MC:
-        return pimc_play(int(row[1]), rng, stream, seat, hand, legal, players, cards, trump, turned, bids, bids_seen,
-                         won, log, n_played, truth)  # fmt: skip
-    return ismcts_play(int(row[1]), row[2], rng, stream, seat, hand, legal, players, cards, trump, turned, bids,
-                       bids_seen, won, log, n_played, truth)  # fmt: skip
+    if row[0] == MC or row[0] == MC_V1:
+        return pimc_play(int(row[1]), rng, stream, seat, hand, legal, dealer, players, cards, trump, turned, bids,
+                         bids_seen, won, log, n_played, truth, _v1(row))  # fmt: skip
+    return ismcts_play(int(row[1]), row[2], rng, stream, seat, hand, legal, dealer, players, cards, trump, turned, bids,
+                       bids_seen, won, log, n_played, truth, _v1(row))  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _v1(row: np.ndarray) -> bool:
+    """The bot plays out and guesses bids as ``heuristic_v1`` (``mc_v1``, ``ismcts_v1``)."""
+    return row[0] == MC_V1 or row[0] == ISMCTS_V1
 
 
 @njit(cache=True)
@@ -354,6 +396,6 @@ def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
         return bid(row, rng, np.int64(0), seat, hand, sl[DEALER], players, sl[CARDS], sl[TRUMP_SUIT], sl[TURNED], seen,
                    sl[N_BIDS] if p.bidding == OPEN or cheat else 0, p.plus_minus_one, truth)  # fmt: skip
     n_played = sl[N_PLAYED]
-    return play(row, rng, np.int64(0), seat, hand, legal_cards(s, p), players, sl[CARDS], sl[TRUMP_SUIT], sl[TURNED],
-                seen, p.bidding != SECRET or cheat, s.won.copy(), s.log[:n_played].copy(), n_played,
+    return play(row, rng, np.int64(0), seat, hand, legal_cards(s, p), sl[DEALER], players, sl[CARDS], sl[TRUMP_SUIT],
+                sl[TURNED], seen, p.bidding != SECRET or cheat, s.won.copy(), s.log[:n_played].copy(), n_played,
                 truth)  # fmt: skip

@@ -5,7 +5,8 @@ int64 (categoricals by their codes), so a change of dtype does not move a digest
 A digest may change only with a reason written in the commit and the session note (e.g. the one-way bot streams
 changed the strong and Python-bot lineups' digests once; the call-partner mc sampler's C5 fix changed its rounds
 case once: 25769db9 -> 024c55e1). Wizard's ``heuristic`` became the calibrated one (issue 15): its old cases
-play ``heuristic_v1``, the old heuristic, with their old digests.
+play ``heuristic_v1``, the old heuristic, with their old digests; its strong bots then rolled out with it, and the
+old strong case plays ``mc_v1`` and ``ismcts_v1`` with its old digest.
 """
 
 from __future__ import annotations
@@ -77,7 +78,8 @@ CASES = {
     ("wizard", "heuristic_v1,random,heuristic_v1", "players=3,bidding=secret", ("rounds", 400)): "e05546c3b4d1719f",
     ("wizard", "heuristic_v1", "players=6,plus_minus_one=true,schedule=five_rounds", ("games", 10)): "19650035d503cc9a",
     ("wizard", "heuristic_v1,random,heuristic_v1,random,heuristic_v1", "players=5,bidding=hidden,cards=7", ("rounds", 300)): "1eca85895b8e7d48",
-    ("wizard", "{mc},heuristic_v1,{ismcts},random", "cards=5", ("rounds", 3)): "d3e5b8b2a2e64fa7",
+    ("wizard", "{mc_v1},heuristic_v1,{ismcts_v1},random", "cards=5", ("rounds", 3)): "d3e5b8b2a2e64fa7",
+    ("wizard", "{mc},heuristic,{ismcts},random", "cards=5", ("rounds", 3)): "7802f3ac9da11149",
     ("wizard", "DigestBot,heuristic_v1,random", "players=3,plus_minus_one=true", ("games", 2)): "96bcb6e6d494ad2a",
     ("wizard", "heuristic", "players=6,plus_minus_one=true,schedule=five_rounds", ("games", 10)): "409a7f813dc41237",
     ("wizard", "heuristic,random,rulebased", "players=3,bidding=secret", ("rounds", 400)): "7edbc6641997af89",
@@ -91,7 +93,8 @@ CASES = {
 
 def run_rows(game: str, bots: str, rules: str | None, size: tuple[str, int]) -> pd.DataFrame:
     strong = STRONG[game]
-    spec = bots.format(mc=strong[0], ismcts=strong[-1])
+    spec = bots.format(mc=strong[0], ismcts=strong[-1], mc_v1=strong[0].replace("mc:", "mc_v1:"),
+                       ismcts_v1=strong[-1].replace("ismcts:", "ismcts_v1:"))  # fmt: skip
     lineup = [DigestBot() if b == "DigestBot" else b for b in spec.split(",")]
     rule_list = rules.split(",") if rules else None
     return simulate(game, lineup, seed=20261201, rules=rule_list, threads=1, keep_rows=True, progress=False,

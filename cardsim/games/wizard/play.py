@@ -141,7 +141,7 @@ def run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops: int, checks
             seat, pos, led, decided, top_key, winner, n_played, trick = load_trick(slots)
             trump, cards = slots[TRUMP_SUIT], slots[CARDS]
             broken, taken = audit.load(checks)
-            seen = builtin.seen_cards(slots, log)
+            seen = builtin.seen_cards(slots[TURNED], log, n_played)
             while seat >= 0 and not (stops >> seat) & 1:
                 legal = legal_mask(hands[seat], led)
                 card = builtin.play(int(bots[seat, 0]), rng, 1 + seat, hands[seat], legal, seen, led, top_key, pos,
