@@ -1,4 +1,5 @@
-"""Built-in compiled Differenzler bots ``random`` and ``heuristic``, and how built-in bots play a round on.
+"""Built-in compiled Differenzler bots ``random``, ``heuristic`` (calibrated predictions) and ``heuristic_v1``
+(the heuristic before them), and how built-in bots play a round on.
 
 A bot decides from what its seat may see: its own hand, the trump card the
 dealer showed, the cards on the table, its own prediction and points, and
@@ -17,6 +18,8 @@ the Monte Carlo bidder).
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -68,13 +71,69 @@ from cardsim.games.differenzler.state import (
 from cardsim.lineup import FIRST_STRONG
 from cardsim.rng import below
 
-RANDOM, HEURISTIC = 0, 1
+RANDOM, HEURISTIC, HEURISTIC_V1 = 0, 1, 2
 STRONG = FIRST_STRONG  # ids from here on are the strong bots of bots/differenzler_strong.py, which the drivers ask
-BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC}
+BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "heuristic_v1": HEURISTIC_V1}
 BOT_DOCS = {
     "random": "uniform prediction 0..157, uniform legal card",
-    "heuristic": "predicts from card win chances; takes points while below its prediction, ducks once it is reached",
+    "heuristic": "predicts the points its cards are expected to take, from a table calibrated by simulation per "
+    "position, card, suit length and higher cards held (bots/differenzler_prediction_table.npy); plays as "
+    "heuristic_v1",
+    "heuristic_v1": "the heuristic before calibrated predictions: predicts from rough card win chances; takes points "
+    "while below its prediction, ducks once it is reached",
 }
+
+PREDICTION_TABLE_FILE = Path(__file__).with_name("differenzler_prediction_table.npy")
+# PREDICTION_TABLE[position, card_class, length - 1, higher]: the mean points of the tricks a card takes (the
+# last trick's 5 included), for a seat at that position (0 = First Hand) holding ``length`` cards of the card's
+# suit, ``higher`` of them above it; played by ``heuristic`` (experiments/calibrate_differenzler_predictions.py;
+# float32 [4, 18, 9, 9]).
+PREDICTION_TABLE = np.load(PREDICTION_TABLE_FILE)
+PREDICTION_TABLE.setflags(write=False)  # a constant, typed read-only wherever it is passed
+CLASSES = 18  # card_class: trumps by trump level 0..8, other cards by rank 0..8
+
+
+@njit(cache=True, inline="always")
+def card_class(card: int, trump: int) -> int:
+    """The card's class for ``PREDICTION_TABLE``: its trump level 0..8 (6 up to the Puur) if a trump, else 9 + its
+    rank 0..8 (6 up to the ace)."""
+    if SUIT_OF[card] == trump:
+        return TRUMP_LEVEL_OF[trump, card]
+    return 9 + RANK_OF[card]
+
+
+@njit(cache=True, inline="always")
+def suit_place(hand: np.uint64, card: int, trump: int) -> tuple:
+    """(cards of ``card``'s suit in ``hand``, how many of them rank above it): the table's length and higher."""
+    suit = hand & SUIT_MASK[SUIT_OF[card]]
+    mine = card_class(card, trump)
+    higher = 0
+    m = suit
+    while m:
+        if card_class(lowest_card(m), trump) > mine:
+            higher += 1
+        m &= m - np.uint64(1)
+    return popcount(suit), higher
+
+
+@njit(cache=True)
+def calibrated_prediction(table: np.ndarray, hand: np.uint64, trump: int) -> int:
+    """The points the hand's cards are expected to take, ``table`` = ``PREDICTION_TABLE[position]``, summed and
+    rounded (at most 157)."""
+    expected = 0.0
+    m = hand
+    while m:
+        card = lowest_card(m)
+        m &= m - np.uint64(1)
+        length, higher = suit_place(hand, card, trump)
+        expected += table[card_class(card, trump), length - 1, higher]
+    return min(MAX_PREDICTION, int(expected + 0.5))
+
+
+@njit(cache=True)
+def heuristic_prediction(hand: np.uint64, trump: int, position: int) -> int:
+    """``heuristic``'s prediction from ``position`` (0 = First Hand): ``calibrated_prediction``."""
+    return calibrated_prediction(PREDICTION_TABLE[position], hand, trump)
 
 # Average value of the three other cards in a trick (152 points / 36 cards).
 _OTHER_CARDS_VALUE = 3 * 152 / 36
@@ -106,8 +165,9 @@ def _win_chance(card: int, hand: np.uint64, trump: int) -> float:
 
 
 @njit(cache=True)
-def heuristic_prediction(hand: np.uint64, trump: int) -> int:
-    """Expected points: each card's win chance times (its value + three average cards)."""
+def heuristic_v1_prediction(hand: np.uint64, trump: int) -> int:
+    """``heuristic_v1``'s prediction (also the strong bots' guess of a prediction they cannot see), the expected
+    points: each card's win chance times (its value + three average cards)."""
     expected = 0.0
     m = hand
     while m:
@@ -155,11 +215,14 @@ def heuristic_play(
 
 
 @njit(cache=True, inline="always")
-def predict(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, trump: int) -> int:
-    """A bot's prediction 0..157 (A7) for its hand; random draws come from ``rng`` stream ``stream``."""
+def predict(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, trump: int, position: int) -> int:
+    """A bot's prediction 0..157 (A7) for its hand from ``position`` (0 = First Hand); random draws come from
+    ``rng`` stream ``stream``."""
     if bot == RANDOM:
         return below(rng, stream, MAX_PREDICTION + 1)
-    return heuristic_prediction(hand, trump)
+    if bot == HEURISTIC_V1:
+        return heuristic_v1_prediction(hand, trump)
+    return heuristic_prediction(hand, trump, position)
 
 
 @njit(cache=True, inline="always")
@@ -194,7 +257,7 @@ def act(bot: int, s: State, p: Params, seat: int) -> int:
     trump, the trick on the table, its own prediction and points. Draws from the seat's stream 1 + seat."""
     sl = s.slots
     if decision(s) == PREDICT:
-        return predict(bot, s.rng, 1 + seat, s.hands[seat], sl[TRUMP])
+        return predict(bot, s.rng, 1 + seat, s.hands[seat], sl[TRUMP], sl[PREDICTED])
     return play(bot, s.rng, 1 + seat, legal_cards(s, p), sl[LED], sl[TOP_KEY], sl[POS], sl[TRUMP], s.points[seat],
                 s.predictions[seat])  # fmt: skip
 
@@ -282,7 +345,7 @@ def predict_on(sl: np.ndarray, hands: np.ndarray, predictions: np.ndarray, rng: 
         if stops and _stops(bot):
             sl[PREDICTED] = n
             return seat
-        if not predict_step(predictions, first_hand, n, predict(bot, rng, 1 + seat, hands[seat], trump)):
+        if not predict_step(predictions, first_hand, n, predict(bot, rng, 1 + seat, hands[seat], trump, n)):
             _illegal(seat)
         if audit is not None:
             audit_prediction(audit, predictions, seat)

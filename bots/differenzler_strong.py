@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 import bots.differenzler as basic
-from bots.differenzler import HEURISTIC, STRONG, heuristic_prediction, play_on, sweep_predictions
+from bots.differenzler import HEURISTIC_V1, STRONG, heuristic_v1_prediction, play_on, sweep_predictions
 from cardsim.cards import bit, lowest_card, popcount
 from cardsim.decisions import DONE, PREDICT
 from cardsim.games.differenzler.rules import (
@@ -159,16 +159,17 @@ def _sampled_deals(seat: int, v: State, rng: np.ndarray, stream: int, samples: i
 
 @njit(cache=True)
 def _predictions_of(deal: np.ndarray, played: np.ndarray, visible: np.ndarray, trump: int, out: np.ndarray) -> None:
-    """out[s]: the visible prediction of seat s, else the heuristic's prediction for its sampled whole hand."""
+    """out[s]: the visible prediction of seat s, else ``heuristic_v1``'s prediction for its sampled whole hand."""
     for s in range(PLAYERS):
-        out[s] = visible[s] if visible[s] >= 0 else heuristic_prediction(deal[s] | played[s], trump)
+        out[s] = visible[s] if visible[s] >= 0 else heuristic_v1_prediction(deal[s] | played[s], trump)
 
 
 @njit(cache=True)
 def _heuristic_table() -> np.ndarray:
-    """A bot table with the heuristic at every seat: the rollout policy."""
+    """A bot table with ``heuristic_v1`` at every seat: the rollout policy (its play is ``heuristic``'s; its
+    predictions, where a rollout makes one, are the guesses of ``_predictions_of``)."""
     table = np.zeros((PLAYERS, 1 + MAX_SETTINGS))
-    table[:, 0] = HEURISTIC
+    table[:, 0] = HEURISTIC_V1
     return table
 
 

@@ -6,7 +6,8 @@ A digest may change only with a reason written in the commit and the session not
 changed the strong and Python-bot lineups' digests once; the call-partner mc sampler's C5 fix changed its rounds
 case once: 25769db9 -> 024c55e1). Wizard's ``heuristic`` became the calibrated one (issue 15): its old cases
 play ``heuristic_v1``, the old heuristic, with their old digests; its strong bots then rolled out with it, and the
-old strong case plays ``mc_v1`` and ``ismcts_v1`` with its old digest.
+old strong case plays ``mc_v1`` and ``ismcts_v1`` with its old digest. Differenzler's ``heuristic`` then became
+the calibrated one: its old cases play ``heuristic_v1`` with their old digests.
 """
 
 from __future__ import annotations
@@ -70,10 +71,11 @@ STRONG = {
 # (game, bots, rules, size) -> digest. Random and heuristic lineups must never move; see the module docstring.
 CASES = {
     ("differenzler", "random", None, ("rounds", 400)): "a07dafe228d9fe22",
-    ("differenzler", "heuristic,random,heuristic,random", None, ("games", 20)): "a8ea89949b328ebf",
-    ("differenzler", "heuristic", "predictions=open,exact_bonus=10", ("rounds", 400)): "278f3851157a0f34",
-    ("differenzler", "heuristic,{mc},{ismcts},random", None, ("rounds", 3)): "82fe0bcac60f51e0",
-    ("differenzler", "DigestBot,heuristic,random,heuristic", "predictions=open", ("games", 2)): "c2976563d23bbf18",
+    ("differenzler", "heuristic_v1,random,heuristic_v1,random", None, ("games", 20)): "a8ea89949b328ebf",
+    ("differenzler", "heuristic_v1", "predictions=open,exact_bonus=10", ("rounds", 400)): "278f3851157a0f34",
+    ("differenzler", "heuristic_v1,{mc},{ismcts},random", None, ("rounds", 3)): "82fe0bcac60f51e0",
+    ("differenzler", "DigestBot,heuristic_v1,random,heuristic_v1", "predictions=open", ("games", 2)): "c2976563d23bbf18",
+    ("differenzler", "heuristic,random,heuristic_v1,heuristic", "predictions=open", ("games", 20)): "9266911fb0d129a2",
     ("wizard", "random", None, ("games", 10)): "b3abf7cb90b72143",
     ("wizard", "heuristic_v1,random,heuristic_v1", "players=3,bidding=secret", ("rounds", 400)): "e05546c3b4d1719f",
     ("wizard", "heuristic_v1", "players=6,plus_minus_one=true,schedule=five_rounds", ("games", 10)): "19650035d503cc9a",

@@ -104,8 +104,9 @@ def completions(
         _complete_block(seed, key, hand, seat, trump_card, bots, exact_bonus, points, penalties, block)
 
 
-def hand_features(hand: int, trump: int) -> dict[str, int]:
-    """Trump points, trumps and side aces of a hand, the Swiss TV rule of thumb and the heuristic bot's prediction.
+def hand_features(hand: int, trump: int, seat: int) -> dict[str, int]:
+    """Trump points, trumps and side aces of a hand, the Swiss TV rule of thumb and the heuristic bot's prediction
+    at ``seat`` (0 = First Hand).
 
     The rule of thumb predicts 2 x the points of one's trumps + 11 per ace of a
     side suit (the trump ace already counts among the trump points).
@@ -118,7 +119,7 @@ def hand_features(hand: int, trump: int) -> dict[str, int]:
         "trumps": bin(trumps).count("1"),
         "aces": aces,
         "rule_of_thumb": min(MAX_PREDICTION, 2 * trump_points + ACE_VALUE * aces),
-        "heuristic": int(heuristic_prediction(np.uint64(hand), trump)),
+        "heuristic": int(heuristic_prediction(np.uint64(hand), trump, seat)),
     }
 
 
@@ -170,7 +171,7 @@ def advise(
     options, points = _evaluate(seed, 0, mask, seat, trump_card, ids, rule_set.exact_bonus, samples)
     best = best_option(options, lower_is_better=True)
     at_best = points[:, best]
-    features = hand_features(mask, trump_card // 9)
+    features = hand_features(mask, trump_card // 9, seat)
     details = {
         "median_points": float(np.median(at_best)),
         "points_quantiles": {f"{q}%": float(np.percentile(at_best, q)) for q in (5, 25, 50, 75, 95)},
@@ -217,7 +218,7 @@ def bid_table(
         hand = int(s.dealt[(first_hand + seat) % PLAYERS])
         options, points = _evaluate(seed, 1 + h, hand, seat, trump_card, ids, rule_set.exact_bonus, samples)
         best = best_option(options, lower_is_better=True)
-        features = hand_features(hand, trump_card // 9)
+        features = hand_features(hand, trump_card // 9, seat)
         rows.append({
             "hand": JASS36.names(hand), "seat": seat, "trump_card": JASS36.name_of(trump_card), **features,
             "best_prediction": best, "best_penalty": options["mean"][best], "best_ci95": options["ci95"][best],
