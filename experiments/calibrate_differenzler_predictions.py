@@ -16,7 +16,6 @@ table: pass k plays rounds ``0 .. rounds - 1`` of seed ``seed + k``.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -48,6 +47,7 @@ from cardsim.games.differenzler.state import (  # noqa: E402
     params,
     to_move,
 )
+from experiments.calibration import table_command  # noqa: E402
 
 MIN_CARDS = 200  # a cell needs this many cards dealt to stand on its own
 SHAPE = (PLAYERS, CLASSES, TRICKS, TRICKS)  # position, class, length - 1, higher
@@ -109,21 +109,7 @@ def calibrate(rounds: int, passes: int, seed: int, progress: bool = True) -> np.
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=400_000, help="rounds per pass")
-    parser.add_argument("--passes", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--out", type=Path, default=PREDICTION_TABLE_FILE)
-    parser.add_argument("--check", action="store_true", help="compare with --out instead of writing it")
-    args = parser.parse_args(argv)
-    table = calibrate(args.rounds, args.passes, args.seed)
-    if args.check:
-        same = np.array_equal(np.load(args.out), table)
-        print(f"{args.out}: {'the same table' if same else 'DIFFERS from the recomputed table'}")
-        return 0 if same else 1
-    np.save(args.out, table)
-    print(f"wrote {args.out}")
-    return 0
+    return table_command(argv, __doc__.split("\n\n")[0], calibrate, PREDICTION_TABLE_FILE, 400_000, "rounds per pass")
 
 
 if __name__ == "__main__":

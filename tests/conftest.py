@@ -4,7 +4,11 @@ cannot see (to re-deal them in the honesty test)."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 import reference_callpartner as ref_c
@@ -23,6 +27,19 @@ STRONG_BOTS = {  # every strong bot, cheating ones included (their decisions mus
                     "ismcts:iterations=8:bid_samples=2:contract_samples=2", "omniscient:iterations=8:bid_samples=2"],
 }
 HONEST_STRONG_BOTS = {game: [b for b in bots if not is_cheating(b)] for game, bots in STRONG_BOTS.items()}
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_script(path: str) -> ModuleType:
+    """The script ``path`` (from the repository root, e.g. ``experiments/calibrate_wizard_bids.py``) as a module,
+    loaded once per process under its file name (its njit kernels then compile once)."""
+    name = Path(path).stem
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, ROOT / path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
 def check_scores(record: dict) -> None:

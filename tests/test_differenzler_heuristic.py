@@ -7,11 +7,8 @@ The table is ``bots/differenzler_prediction_table.npy``, written by experiments/
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
+from conftest import load_script
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,21 +18,9 @@ from cardsim.games.differenzler.game import GAME
 from cardsim.games.differenzler.rules import TOTAL_POINTS
 from cardsim.games.differenzler.state import params
 
-SCRIPT = Path(__file__).resolve().parent.parent / "experiments" / "calibrate_differenzler_predictions.py"
-
-
-def load_script():
-    if "calibrate_differenzler_predictions" in sys.modules:
-        return sys.modules["calibrate_differenzler_predictions"]
-    spec = importlib.util.spec_from_file_location("calibrate_differenzler_predictions", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_the_calibration_counts_every_card_and_every_point_reproducibly():
-    calibration = load_script()
+    calibration = load_script("experiments/calibrate_differenzler_predictions.py")
     p = params(GAME.make_rules())
     for first_pass in (True, False):
         points, dealt = calibration.tally(p, np.uint64(5), 200, builtin.PREDICTION_TABLE, first_pass)

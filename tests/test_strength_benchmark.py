@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-from pathlib import Path
+
+from conftest import load_script
 
 from cardsim.games import GAMES, get_game
 from cardsim.lineup import is_cheating
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "strength.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("strength_benchmark", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_effort_levels_scale_integer_settings_within_their_ranges():
-    strength = load_script()
+    strength = load_script("benchmarks/strength.py")
     for game in GAMES:
         for bot, settings in get_game(game).bot_settings.items():
             spec = strength.scaled(bot, settings, 1e6)
@@ -31,7 +22,7 @@ def test_effort_levels_scale_integer_settings_within_their_ranges():
 
 
 def test_smoke_run_measures_every_strong_bot_of_every_game(tmp_path):
-    assert load_script().main(["--smoke", "--out", str(tmp_path)]) == 0
+    assert load_script("benchmarks/strength.py").main(["--smoke", "--out", str(tmp_path)]) == 0
     rows = json.loads((tmp_path / "strength.json").read_text())
     expected = {(game, bot) for game in GAMES for bot in get_game(game).bot_settings if not is_cheating(bot)}
     assert {(r["game"], r["bot"].split(":")[0]) for r in rows} == expected

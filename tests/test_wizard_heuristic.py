@@ -8,11 +8,11 @@ recomputes it and compares).
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
 import numpy as np
+from conftest import load_script
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,22 +21,11 @@ from cardsim.cards import WIZARD60
 from cardsim.games.wizard.game import GAME
 from cardsim.games.wizard.state import params
 
-SCRIPT = Path(__file__).resolve().parent.parent / "experiments" / "calibrate_wizard_bids.py"
 ACCURACY = Path(__file__).resolve().parent.parent / "experiments" / "wizard_bid_accuracy.py"
 
 
-def load_script():
-    if "calibrate_wizard_bids" in sys.modules:
-        return sys.modules["calibrate_wizard_bids"]
-    spec = importlib.util.spec_from_file_location("calibrate_wizard_bids", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_calibration_counts_every_card_and_one_winner_per_trick_reproducibly():
-    calibration = load_script()
+    calibration = load_script("experiments/calibrate_wizard_bids.py")
     for players, cards in ((3, 7), (5, 1), (6, 10)):
         p = params(GAME.make_rules({"players": players, "cards": cards}))
         table = builtin.BID_TABLE[players - 3, cards - 1]
