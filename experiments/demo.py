@@ -1,12 +1,12 @@
-"""The demo study (``make demo``): a tournament, bid tables and score plots in all three games, in minutes.
+"""The demo study (``make demo``): a tournament, bid tables, score plots and rating lists in all three games.
 
     python experiments/demo.py                 # writes results/demo/ (replacing an earlier demo)
     python experiments/demo.py --out /tmp/demo
     python experiments/demo.py --smoke --out /tmp/demo   # every study at its smoke size (the tests)
 
-Runs the three experiment scripts at demo sizes into ``OUT/tournament``,
-``OUT/optimal_bids`` and ``OUT/score_distributions`` (the first two side by
-side, see ``PARALLEL``) and writes
+Runs the four experiment scripts at demo sizes into ``OUT/tournament``,
+``OUT/optimal_bids``, ``OUT/score_distributions`` and ``OUT/ladder`` (two at
+a time, see ``PARALLEL``) and writes
 ``OUT/report.md``, which links their reports and shows their key figures.
 """
 
@@ -32,10 +32,12 @@ STUDIES = {  # script, its demo arguments, and what the report says of it
                      "Best bids over random hands by simple hand features, from simulated completions."),
     "score_distributions": (["--rounds", "20000", "--games", "500"],
                             "Score distributions per bot: histograms, ECDFs, violins, bid vs result, convergence."),
+    "ladder": (["--deals", "2000"],
+               "Rating lists of the fast bots of each game (random, the heuristics, Wizard's rulebased)."),
 }  # fmt: skip
 # Studies that run side by side: most of a cold start is numba compiling (one core per process), and the
 # tournament and the bid tables compile different kernels; the score plots then reuse the tournament's.
-PARALLEL = (("tournament", "optimal_bids"), ("score_distributions",))
+PARALLEL = (("tournament", "optimal_bids"), ("score_distributions", "ladder"))
 
 
 def main(argv: list[str] | None = None) -> int:

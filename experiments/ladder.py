@@ -1,0 +1,65 @@
+"""Rating lists of the fast bots of every game (the demo's ladder study): each game's ladder, one report.
+
+    python experiments/ladder.py                        # 2,000 deals per match (under a minute once compiled)
+    python experiments/ladder.py --deals 20000 --out results/ladders
+    python experiments/ladder.py --smoke --out /tmp/l   # seconds: the size the tests run
+
+For each game, ``cardsim.ladder`` rates its fast bots (``LINEUPS``: the random and heuristic bots, and Wizard's
+published ``rulebased``) by duplicate matches of every pair, and writes ``OUT/<game>/`` (ratings, pairs and
+``ladder.png``); ``OUT/report.md`` shows each game's ratings and plot. The strong bots are left out: their first
+run compiles for minutes (docs/performance.md), which the demo's budget does not hold; docs/bots.md has their
+ladders.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from cardsim.cli import nonnegative_int, positive_int  # noqa: E402
+from cardsim.errors import CardsimError  # noqa: E402
+from cardsim.outputs import check_output_folder  # noqa: E402
+from cardsim.rating import ladder  # noqa: E402
+from cardsim.report import markdown_table  # noqa: E402
+
+LINEUPS = {
+    "differenzler": "random,heuristic_v1,heuristic",
+    "wizard": "random,heuristic_v1,rulebased,heuristic",
+    "callpartner": "random,heuristic",
+}
+SMOKE = {"deals": 20}
+COLUMNS = ["bot", "elo", "ci95", "deals", "win_share"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", type=positive_int, default=2_000, help="deals per match (default 2000)")
+    parser.add_argument("--seed", type=nonnegative_int, default=0, help="seed (default 0)")
+    parser.add_argument("--out", default="results/ladders", help="folder for the ladders and report.md")
+    parser.add_argument("--smoke", action="store_true", help=f"tiny run for tests ({SMOKE['deals']} deals)")
+    args = parser.parse_args(argv)
+    deals = SMOKE["deals"] if args.smoke else args.deals
+    text = ["# Rating lists of the fast bots", "", f"{deals} deals per match, seed {args.seed}; each pair plays "
+            "two duplicate matches (each bot against copies of the other, every seat rotation). Ratings on the Elo "
+            "scale with 95% CIs (Bradley-Terry over the deals).", ""]  # fmt: skip
+    try:
+        out = check_output_folder(args.out)
+        for game, bots in LINEUPS.items():
+            result = ladder(game, bots, deals=deals, seed=args.seed, out=out / game, progress=False)
+            text += [f"## {game}", "", f"Bots `{bots}`.", "", markdown_table(result.ratings[COLUMNS]), "",
+                     f"![{game} ladder]({game}/ladder.png)", ""]  # fmt: skip
+            print(f"{game}: " + ", ".join(f"{b} {e:+.0f}" for b, e in zip(result.ratings.bot, result.ratings.elo,
+                                                                             strict=True)))  # fmt: skip
+    except CardsimError as error:
+        print(f"ladder: error: {error}", file=sys.stderr)
+        return 2
+    (out / "report.md").write_text("\n".join(text))
+    print(f"ladders and report.md in {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
