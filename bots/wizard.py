@@ -396,6 +396,25 @@ def heuristic_play(hand: np.uint64, legal: np.uint64, seen: np.uint64, led: int,
 
 
 @njit(cache=True, inline="always")
+def card_of_heuristic(v1: bool, hand: np.uint64, legal: np.uint64, seen: np.uint64, led: int, top_key: int,
+                      n_played: int, players: int, trump: int, need: int) -> int:  # fmt: skip
+    """The card of ``heuristic_v1`` (``v1``) or of ``heuristic`` (for the dispatch here and the strong bots'
+    play-outs, which pick one by their ``_v1`` name)."""
+    if v1:
+        return heuristic_v1_play(legal, led, top_key, n_played, players, trump, need)
+    return heuristic_play(hand, legal, seen, led, top_key, n_played, players, trump, need)
+
+
+@njit(cache=True, inline="always")
+def bid_of_heuristic(v1: bool, hand: np.uint64, trump: int, players: int, cards: int, position: int,
+                     refused: int) -> int:  # fmt: skip
+    """The bid of ``heuristic_v1`` (``v1``) or of ``heuristic``, as ``card_of_heuristic``."""
+    if v1:
+        return heuristic_v1_bid(hand, trump, players, cards, refused)
+    return heuristic_bid(hand, trump, players, cards, position, refused)
+
+
+@njit(cache=True, inline="always")
 def choose_trump(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, players: int) -> int:
     """The dealer's trump suit 0..3 when a Wizard is turned up (B4)."""
     if bot == RANDOM:
@@ -416,9 +435,7 @@ def bid(
         return choice + 1 if 0 <= refused <= choice else choice
     if bot == RULEBASED:
         return rulebased_bid(hand, trump, players, cards, refused)
-    if bot == HEURISTIC_V1:
-        return heuristic_v1_bid(hand, trump, players, cards, refused)
-    return heuristic_bid(hand, trump, players, cards, position, refused)
+    return bid_of_heuristic(bot == HEURISTIC_V1, hand, trump, players, cards, position, refused)
 
 
 @njit(cache=True, inline="always")
@@ -430,9 +447,7 @@ def play(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, legal: np.uint
         return nth_card(legal, below(rng, stream, popcount(legal)))
     if bot == RULEBASED:
         return rulebased_play(legal, led, top_key, n_played, players, trump, need)
-    if bot == HEURISTIC_V1:
-        return heuristic_v1_play(legal, led, top_key, n_played, players, trump, need)
-    return heuristic_play(hand, legal, seen, led, top_key, n_played, players, trump, need)
+    return card_of_heuristic(bot == HEURISTIC_V1, hand, legal, seen, led, top_key, n_played, players, trump, need)
 
 
 @njit(cache=True, inline="always")

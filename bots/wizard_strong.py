@@ -31,11 +31,9 @@ from bots.wizard import (
     MC,
     MC_V1,
     OMNISCIENT,
-    heuristic_bid,
-    heuristic_play,
+    bid_of_heuristic,
+    card_of_heuristic,
     heuristic_trump,
-    heuristic_v1_bid,
-    heuristic_v1_play,
     seen_cards,
 )
 from cardsim.cards import bit, lowest_card, popcount
@@ -114,11 +112,9 @@ def play_out(hands, players, trump, bids, won, seat, i, led, decided, top_key, w
     while tricks_left > 0:
         while i < players:
             legal = legal_mask(hands[seat], led)
-            if v1:
-                card = heuristic_v1_play(legal, led, top_key, i, players, trump, bids[seat] - won[seat])
-            else:
-                card = heuristic_play(hands[seat], legal, seen, led, top_key, i, players, trump, bids[seat] - won[seat])
-                seen |= bit(card)
+            card = card_of_heuristic(v1, hands[seat], legal, seen, led, top_key, i, players, trump,
+                                     bids[seat] - won[seat])  # fmt: skip
+            seen |= bit(card)
             hands[seat] ^= bit(card)
             led, decided, top_key, winner = trick_step(trump, led, decided, top_key, winner, seat, card)
             seat = seat + 1 if seat + 1 < players else 0
@@ -176,9 +172,8 @@ def mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turn
                     guess[s] = bids[s]
                 else:
                     last = plus_minus_one and i == players - 1 and total <= cards
-                    no = cards - total if last else -1
-                    guess[s] = heuristic_v1_bid(deals[j, s], trump, players, cards, no) if v1 else \
-                        heuristic_bid(deals[j, s], trump, players, cards, i, no)  # fmt: skip
+                    guess[s] = bid_of_heuristic(v1, deals[j, s], trump, players, cards, i,
+                                                cards - total if last else -1)  # fmt: skip
                 total += guess[s]
                 hands[s] = deals[j, s]
                 won[s] = 0
@@ -219,9 +214,8 @@ def _guesses(deals, seat, dealer, players, cards, trump, bids, bids_seen, log, n
                 dealt[log[k, 0]] |= bit(log[k, 1])
             for s in range(players):
                 if s != seat:
-                    position = (s - dealer - 1) % players
-                    guess[j, s] = heuristic_v1_bid(dealt[s], trump, players, cards, np.int64(-1)) if v1 else \
-                        heuristic_bid(dealt[s], trump, players, cards, position, np.int64(-1))  # fmt: skip
+                    guess[j, s] = bid_of_heuristic(v1, dealt[s], trump, players, cards, (s - dealer - 1) % players,
+                                                   np.int64(-1))  # fmt: skip
     return guess
 
 
@@ -235,8 +229,7 @@ def _card_decision(samples, rng, stream, seat, hand, legal, dealer, players, car
     trick = _trick_so_far(log, n_played, players, trump, seat)
     seen = seen_cards(turned, log, n_played)
     need = bids[seat] - won[seat]
-    fallback = heuristic_v1_play(legal, trick[1], trick[3], trick[0], players, trump, need) if v1 else \
-        heuristic_play(hand, legal, seen, trick[1], trick[3], trick[0], players, trump, need)  # fmt: skip
+    fallback = card_of_heuristic(v1, hand, legal, seen, trick[1], trick[3], trick[0], players, trump, need)
     if popcount(legal) > 1:
         deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_played, truth)
         return trick, seen, fallback, deals, _guesses(deals, seat, dealer, players, cards, trump, bids, bids_seen,
