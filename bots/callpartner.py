@@ -216,12 +216,12 @@ def heuristic_discard_one(hand: np.uint64, chosen: np.uint64, trump: int, discar
 
 
 @njit(cache=True)
-def heuristic_discard(hand: np.uint64, count: int, trump: int, discards_count: bool) -> np.uint64:
-    """``count`` cards to discard: low cards of short side suits; point cards that will hardly win a trick
-    first when discards count for the declaring side (C6). Special winners and trumps are kept. Each card's keep
-    score depends on the whole hand only, so the choice of a larger count contains this one: the strong bot's
-    candidates are the ``count + 2`` cards it keeps least, and one discard at a time gives the same cards."""
-    chosen = np.uint64(0)
+def heuristic_discard(hand: np.uint64, chosen: np.uint64, count: int, trump: int, discards_count: bool) -> np.uint64:
+    """The discards ``chosen`` so far (a mask; ``hand`` is the whole hand with the kitty) and ``count`` more: low
+    cards of short side suits; point cards that will hardly win a trick first when discards count for the
+    declaring side (C6). Special winners and trumps are kept. Each card's keep score depends on the whole hand
+    only, so the choice of a larger count contains this one: the strong bot's candidates are the ``count + 2``
+    cards it keeps least, and one discard at a time gives the same cards."""
     for _ in range(count):
         chosen |= np.uint64(1) << np.uint64(heuristic_discard_one(hand, chosen, trump, discards_count))
     return chosen

@@ -54,7 +54,6 @@ from bots.callpartner import (
     heuristic_bid,
     heuristic_call,
     heuristic_discard,
-    heuristic_discard_one,
     run,
 )
 from cardsim.cards import bit, lowest_card, nth_card, popcount
@@ -83,18 +82,20 @@ from cardsim.games.callpartner.state import (
     HIGH,
     KITTY,
     KITTY_OF,
-    N_DISCARDS,
     PASS,
     PHASE,
     PLAN,
     SEAT,
     TRUMP,
+    Contract,
     Params,
     State,
     apply,
+    bot_stream,
     copy_into,
     legal_cards,
     new_state,
+    observe,
     start_play,
 )
 from cardsim.infoset import deal_weight, sample_view, true_deals
@@ -149,8 +150,8 @@ def heuristics() -> np.ndarray:
 
 
 class View(NamedTuple):
-    """What a seat knows at a card decision: its hand, the contract, the call, its own discards (the declarer's;
-    empty for the others) and the first ``n`` cards of ``log`` in play order."""
+    """What a seat knows after the auction (``view_of``): its hand, the contract, the call, its own discards (the
+    declarer's; empty for the others) and the first ``n`` cards of ``log`` in play order."""
 
     seat: int
     hand: np.uint64
@@ -165,21 +166,29 @@ class View(NamedTuple):
 
 
 @njit(cache=True)
-def infoset(
-    seat: int, hand: np.uint64, players: int, dealer: int, trump: int, declarer: int, discards: np.uint64,
-    kitty_taken: bool, log: np.ndarray, n: int,
-) -> tuple:  # fmt: skip
-    """The seat's information set (``cardsim.infoset``: unseen, counts, forbidden, known) after the first ``n``
-    cards of ``log`` (the cards in play order, the first trick led left of the dealer). Piles: the seats, then
-    the kitty until the declarer (-1: none yet) takes it, afterwards the discards: hidden for the others, seen
-    (``discards``, empty for the others) and out of play for the declarer. The called card is an ordinary unseen
-    card until played. A seat that does not follow the led suit is void in it (C7: printed suits)."""
+def view_of(v: State, seat: int) -> View:
+    """The ``View`` of ``seat`` from its observed state ``v`` (``state.observe``: the discards are blank unless it
+    is the declarer)."""
+    slots = v.slots
+    return View(seat, v.hands[seat], slots[DEALER], slots[TRUMP], slots[DECLARER], slots[HIGH], slots[CALLED],
+                np.uint64(slots[DISCARDS]), v.log, slots[CARDS])  # fmt: skip
+
+
+@njit(cache=True)
+def infoset(v: View, players: int, kitty_taken: bool) -> tuple:
+    """The information set of ``v.seat`` (``cardsim.infoset``: unseen, counts, forbidden, known) after the first
+    ``v.n`` cards of ``v.log`` (the cards in play order, the first trick led left of the dealer). Piles: the
+    seats, then the kitty until the declarer (-1: none yet) takes it, afterwards the discards: hidden for the
+    others, seen (``v.discards``, empty for the others) and out of play for the declarer. The called card is an
+    ordinary unseen card until played. A seat that does not follow the led suit is void in it (C7: printed
+    suits)."""
+    seat, log = v.seat, v.log
     counts = np.full(players + 1, HAND_OF[players], np.int64)
-    counts[players] = 0 if kitty_taken and seat == declarer else KITTY_OF[players]
+    counts[players] = 0 if kitty_taken and seat == v.declarer else KITTY_OF[players]
     forbidden = np.zeros(players + 1, np.uint64)
-    seen = hand | discards
-    leader, led = dealer + 1 if dealer + 1 < players else 0, NO_SUIT
-    for k in range(n):
+    seen = v.hand | v.discards
+    leader, led = v.dealer + 1 if v.dealer + 1 < players else 0, NO_SUIT
+    for k in range(v.n):
         card, pos = log[k], k % players
         s = (leader + pos) % players
         counts[s] -= 1
@@ -189,25 +198,25 @@ def infoset(
         elif SUIT_OF[card] != led:
             forbidden[s] |= SUIT_MASK[led]
         if pos == players - 1:
-            leader = (leader + trick_winner(log[k + 1 - players : k + 1], players, trump)) % players
+            leader = (leader + trick_winner(log[k + 1 - players : k + 1], players, v.trump)) % players
     counts[seat] = 0
     return FULL_DECK & ~seen, counts, forbidden, np.zeros(players + 1, np.uint64)
 
 
 @njit(cache=True)
-def sample_with_call(
-    rng: np.ndarray, stream: int, samples: int, unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray,
-    known: np.ndarray, seat: int, n: int, declarer: int, called: int, players: int,
-) -> np.ndarray:  # fmt: skip
-    """``samples`` deals [sample, pile] of the information set (``infoset``, the kitty taken) with C5: the called
-    card was not dealt to the declarer, so the declarer's hand or discards hold it only if the kitty brought it.
+def sample_with_call(rng: np.ndarray, stream: int, samples: int, info: tuple, v: View, players: int) -> np.ndarray:
+    """``samples`` deals [sample, pile] of the information set ``info`` of ``v`` (``infoset``, the kitty taken)
+    with C5: the called card was not dealt to the declarer, so the declarer's hand or discards hold it only if
+    the kitty brought it.
     Piles are sampled as if the declarer's dealt hand and the kitty were one uniform mix (its discards are
     unknown to the others), so a deal with the card there weighs kitty / (hand + kitty) against 1 for a deal with
     it in another seat's hand; each sample draws its case by these weights, then a deal of that case."""
+    unseen, counts, forbidden, known = info
+    seat, declarer = v.seat, v.declarer
     deals = np.empty((samples, players + 1), np.uint64)
-    card = bit(called)
+    card = bit(v.called)
     if seat == declarer or not unseen & card:  # the declarer knows; a partner holds it; or it was played
-        sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, n)
+        sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, v.n)
         return deals
     elsewhere, from_kitty = forbidden.copy(), forbidden.copy()
     elsewhere[declarer] |= card
@@ -223,15 +232,16 @@ def sample_with_call(
         in_kitty += (next_u64(rng, stream) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < share
     first = samples - in_kitty  # rows 0..first-1: another seat holds the card; the rest: the kitty brought it
     if first:
-        deals[:first] = _sampled(rng, stream, first, unseen, counts, elsewhere, known, seat, n)
+        deals[:first] = _sampled(rng, stream, first, (unseen, counts, elsewhere, known), seat, v.n)
     if in_kitty:
-        deals[first:] = _sampled(rng, stream, in_kitty, unseen, counts, from_kitty, known, seat, n)
+        deals[first:] = _sampled(rng, stream, in_kitty, (unseen, counts, from_kitty, known), seat, v.n)
     return deals
 
 
 @njit(cache=True)
-def _sampled(rng, stream, rows, unseen, counts, forbidden, known, seat, n) -> np.ndarray:
-    """``rows`` deals of one information set (``sample_view``)."""
+def _sampled(rng: np.ndarray, stream: int, rows: int, info: tuple, seat: int, n: int) -> np.ndarray:
+    """``rows`` deals of one information set ``info`` (``sample_view``)."""
+    unseen, counts, forbidden, known = info
     deals = np.empty((rows, counts.shape[0]), np.uint64)
     sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, n)
     return deals
@@ -261,15 +271,12 @@ def _card_deals(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, 
     """``samples`` deals [sample, pile] of the seat's information set at its card decision (``sample_with_call``),
     or copies of the cheating bot's ``truth`` (``true_piles``; empty for the honest bots); and ``gone[seat]``, the
     cards each seat has played."""
-    players, seat, n = p.players, v.seat, v.n
+    players = p.players
     gone = np.zeros(players, np.uint64)
-    played_by(v.log, n, players, v.dealer, v.trump, gone)
+    played_by(v.log, v.n, players, v.dealer, v.trump, gone)
     if truth.shape[0]:
         return true_deals(truth, samples), gone
-    unseen, counts, forbidden, known = infoset(seat, v.hand, players, v.dealer, v.trump, v.declarer, v.discards,
-                                               np.bool_(True), v.log, n)  # fmt: skip
-    return sample_with_call(rng, stream, samples, unseen, counts, forbidden, known, seat, n, v.declarer, v.called,
-                            players), gone  # fmt: skip
+    return sample_with_call(rng, stream, samples, infoset(v, players, np.bool_(True)), v, players), gone
 
 
 @njit(cache=True)
@@ -281,7 +288,7 @@ def _start_deal(base: State, v: View, p: Params, deal: np.ndarray, gone: np.ndar
     pile = v.discards if v.seat == v.declarer else deal[p.players]
     for s in range(p.players):
         hands[s] = deal[s] | gone[s]
-    start_play(base, p, v.dealer, hands, v.declarer, v.bid, v.trump, v.called, pile)
+    start_play(base, p, hands, Contract(v.dealer, v.declarer, v.bid, v.trump, v.called, pile))
     for k in range(v.n):
         apply(base, p, v.log[k])
 
@@ -391,43 +398,34 @@ def mc_bid(samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: in
 
 
 @njit(cache=True)
-def play_out(
-    s: State, p: Params, bots: np.ndarray, hands: np.ndarray, dealer: int, trump: int, declarer: int, bid: int,
-    called: int, discards: np.uint64,
-) -> int:  # fmt: skip
+def play_out(s: State, p: Params, bots: np.ndarray, hands: np.ndarray, contract: Contract) -> int:
     """The declarer's score (C9) when the ``bots`` (``heuristics()``) play a whole deal from ``hands`` (at the first
-    trick) in the round ``s``. The partner is whoever else holds ``called`` (nobody if the declarer has it or
-    discarded it)."""
-    start_play(s, p, dealer, hands, declarer, bid, trump, called, discards)
+    trick) in the round ``s`` under ``contract``. The partner is whoever else holds the called card (nobody if
+    the declarer has it or discarded it)."""
+    start_play(s, p, hands, contract)
     run(s, p, bots, PLAY_ON, NO_PASSER, None)
-    return s.scores[declarer]
+    return s.scores[contract.declarer]
 
 
 @njit(cache=True)
-def unseen_deals(
-    samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, players: int, dealer: int,
-    kitty_taken: bool, truth: np.ndarray,
-) -> np.ndarray:  # fmt: skip
-    """``samples`` uniform deals [sample, pile] of the cards the declarer ``seat`` has not seen before the first
-    trick: the other hands and, before it is taken, the kitty (the last pile); ``truth`` as for ``_card_deals``."""
+def unseen_deals(samples: int, rng: np.ndarray, stream: int, v: View, players: int, truth: np.ndarray) -> np.ndarray:
+    """``samples`` uniform deals [sample, pile] of the cards the declarer ``v.seat`` has not seen before the first
+    trick: the other hands and, before it is taken (before the call), the kitty (the last pile); ``truth`` as for
+    ``_card_deals``."""
     if truth.shape[0]:
         return true_deals(truth, samples)
-    log = np.empty(0, np.int64)
-    unseen, counts, forbidden, known = infoset(seat, hand, players, dealer, np.int64(NO_SUIT), seat, np.uint64(0),
-                                               kitty_taken, log, np.int64(0))  # fmt: skip
+    unseen, counts, forbidden, known = infoset(v, players, v.called >= 0)
     deals = np.empty((samples, players + 1), np.uint64)
-    sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, np.int64(0))
+    sample_view(rng, stream, unseen, counts, forbidden, known, deals, v.seat, np.int64(0))
     return deals
 
 
 @njit(cache=True)
-def mc_call(
-    samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, p: Params, dealer: int, trump: int,
-    bid: int, truth: np.ndarray,
-) -> int:  # fmt: skip
-    """C5: among the ``CALL_CANDIDATES`` strongest cards not in ``hand``, the one with the best mean score of the
-    declarer ``seat`` over ``samples`` deals of the unseen cards, each played out by the heuristic after the
-    heuristic's discards; the heuristic's call (the first) on ties and when ``samples`` is 0."""
+def mc_call(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> int:
+    """C5: among the ``CALL_CANDIDATES`` strongest cards not in the declarer's hand, the one with the best mean
+    score of the declarer ``v.seat`` over ``samples`` deals of the unseen cards, each played out by the heuristic
+    after the heuristic's discards; the heuristic's call (the first) on ties and when ``samples`` is 0."""
+    hand, seat, trump = v.hand, v.seat, v.trump
     if samples == 0:
         return heuristic_call(hand, trump)
     players = p.players
@@ -435,54 +433,52 @@ def mc_call(
     for i in range(BY_KEY.shape[1]):
         if n < CALL_CANDIDATES and not hand & bit(BY_KEY[trump, i]):
             candidates[n], n = BY_KEY[trump, i], n + 1
-    deals = unseen_deals(samples, rng, stream, hand, seat, players, dealer, np.bool_(False), truth)
+    deals = unseen_deals(samples, rng, stream, v, players, truth)
     totals = np.zeros(n, np.int64)
     s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
         full = hand | deals[i, players]
-        discards = heuristic_discard(full, KITTY_OF[players], trump, p.discards_count)
+        discards = heuristic_discard(full, np.uint64(0), KITTY_OF[players], trump, p.discards_count)
         for c in range(n):
             hands[:] = deals[i, :players]
             hands[seat] = full ^ discards
-            totals[c] += play_out(s, p, table, hands, dealer, trump, seat, bid, candidates[c], discards)
+            totals[c] += play_out(s, p, table, hands, Contract(v.dealer, seat, v.bid, trump, candidates[c], discards))
     return candidates[np.argmax(totals)]  # the first of the best
 
 
 @njit(cache=True)
-def mc_discard(
-    samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, p: Params, dealer: int, trump: int,
-    bid: int, called: int, truth: np.ndarray,
-) -> np.uint64:  # fmt: skip
-    """C6: the discards (k = the kitty's size, from ``hand``, which holds the kitty) with the best mean score of the
-    declarer ``seat`` over ``samples`` deals of the other hands, each played out by the heuristic. Candidates:
-    every k of the k + 2 cards the heuristic keeps least; the heuristic's choice on ties and when ``samples``
-    is 0."""
-    players, k = p.players, p.kitty
-    own = heuristic_discard(hand, k, trump, p.discards_count)
+def mc_discard(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> np.uint64:
+    """C6: the discards still to lay down (k more besides ``v.discards``, those made so far; k = the kitty's size
+    less their number) with the best mean score of the declarer ``v.seat`` over ``samples`` deals of the other
+    hands, each played out by the heuristic. Candidates: every k of the k + 2 cards of the hand (which holds the
+    kitty) that the heuristic keeps least; the heuristic's choice on ties and when ``samples`` is 0."""
+    players, seat, trump, made = p.players, v.seat, v.trump, v.discards
+    full, k = v.hand | made, p.kitty - popcount(made)
+    own = heuristic_discard(full, made, k, trump, p.discards_count)
     if samples == 0:
-        return own
-    pool = heuristic_discard(hand, k + 2, trump, p.discards_count)
+        return own & ~made
+    pool = heuristic_discard(full, made, k + 2, trump, p.discards_count) & ~made
     candidates, n = np.empty(1 << (k + 2), np.uint64), 0
     for bits in range(1 << (k + 2)):
         if popcount(np.uint64(bits)) == k:
-            chosen = np.uint64(0)
+            chosen = made
             for j in range(k + 2):
                 if bits >> j & 1:
                     chosen |= bit(nth_card(pool, j))
             candidates[n], n = chosen, n + 1
-    deals = unseen_deals(samples, rng, stream, hand, seat, players, dealer, np.bool_(True), truth)
+    deals = unseen_deals(samples, rng, stream, v, players, truth)
     totals = np.zeros(n, np.int64)
     s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
         for c in range(n):
             hands[:] = deals[i, :players]
-            hands[seat] = hand ^ candidates[c]
-            totals[c] += play_out(s, p, table, hands, dealer, trump, seat, bid, called, candidates[c])
+            hands[seat] = full ^ candidates[c]
+            totals[c] += play_out(s, p, table, hands, Contract(v.dealer, seat, v.bid, trump, v.called, candidates[c]))
     best, best_total = own, -(1 << 62)
     for c in range(n):
         if totals[c] > best_total or (totals[c] == best_total and candidates[c] == own):
             best, best_total = candidates[c], totals[c]
-    return best
+    return best & ~made
 
 
 @njit(cache=True)
@@ -497,46 +493,46 @@ def true_piles(s: State) -> np.ndarray:
 
 
 @njit(cache=True)
-def decide(row: np.ndarray, rng: np.ndarray, stream: int, s: State, p: Params, seat: int) -> int:
-    """The strong bot of table row ``row`` at ``seat``'s turn, from that seat's view of ``s`` only (its hand, the
-    auction's high bid, the contract and call, its own discards, the cards played), drawing from stream
-    ``stream`` of ``rng`` only; the cheating ``omniscient`` bot also from ``true_piles(s)`` after the auction."""
-    slots, hand, dealer = s.slots, s.hands[seat], s.slots[DEALER]
-    phase, trump, bid = slots[PHASE], slots[TRUMP], slots[HIGH]
-    cheat = row[0] == OMNISCIENT
+def decide(row: np.ndarray, rng: np.ndarray, stream: int, v: State, p: Params, seat: int, truth: np.ndarray) -> int:
+    """The strong bot of table row ``row`` at ``seat``'s turn, from that seat's observed state ``v`` only
+    (``state.observe``: its hand, the auction, the contract and call, its own discards, the cards played), drawing
+    from stream ``stream`` of ``rng`` only; the cheating ``omniscient`` bot also from ``truth`` (``true_piles``,
+    after the auction; else empty). A declarer's discards are chosen at its first discard step and kept in
+    ``v.slots[PLAN]`` (the caller keeps them for its next steps)."""
+    slots, hand = v.slots, v.hands[seat]
+    phase, bid = slots[PHASE], slots[HIGH]
     # table rows: [MC, samples, bid_samples, contract_samples], [ISMCTS, iterations, c, bid_samples,
     # contract_samples], [OMNISCIENT, iterations, c, bid_samples]
     if phase == AUCTION:
         if slots[FORCED]:  # all passed: the dealer's trump as the heuristic's
             return 4 * MIN_BID + best_trump(hand, p.players)[0]
-        number, suit = mc_bid(int(row[2] if row[0] == MC else row[3]), rng, stream, hand, seat, dealer, p, bid)
+        number, suit = mc_bid(int(row[2] if row[0] == MC else row[3]), rng, stream, hand, seat, slots[DEALER], p, bid)
         return PASS if number == 0 else 4 * number + suit
-    truth = true_piles(s) if cheat else np.empty(0, np.uint64)
-    contract_samples = 1 if cheat else int(row[3] if row[0] == MC else row[4])
+    contract_samples = 1 if row[0] == OMNISCIENT else int(row[3] if row[0] == MC else row[4])
+    view = view_of(v, seat)
     if phase == CALL:  # C5, before it sees the kitty
-        return mc_call(contract_samples, rng, stream, hand, seat, p, dealer, trump, bid, truth)
-    if phase == DISCARD:  # C6: the discards chosen at the first, laid down one a step
-        chosen = np.uint64(slots[DISCARDS])
+        return mc_call(contract_samples, rng, stream, view, p, truth)
+    if phase == DISCARD:  # C6: the discards chosen at the first step of this seat, laid down one a step
         plan = np.uint64(slots[PLAN]) & hand
         if not plan:
-            if slots[N_DISCARDS] == 0:
-                plan = mc_discard(contract_samples, rng, stream, hand, seat, p, dealer, trump, bid, slots[CALLED],
-                                  truth)  # fmt: skip
-            else:  # discards begun by another player of this seat (a Round): go on as the heuristic
-                plan = bit(heuristic_discard_one(hand | chosen, chosen, trump, p.discards_count))
+            plan = mc_discard(contract_samples, rng, stream, view, p, truth)
             slots[PLAN] = np.int64(plan)
         return lowest_card(plan)
-    declarer = slots[DECLARER]
-    own = np.uint64(slots[DISCARDS]) if seat == declarer else np.uint64(0)
-    v = View(seat, hand, dealer, trump, declarer, bid, slots[CALLED], own, s.log, slots[CARDS])
     if row[0] == MC:
-        return mc_play(int(row[1]), rng, stream, v, p, truth)
-    return ismcts_play(int(row[1]), row[2], rng, stream, v, p, truth)
+        return mc_play(int(row[1]), rng, stream, view, p, truth)
+    return ismcts_play(int(row[1]), row[2], rng, stream, view, p, truth)
 
 
 @njit(cache=True)
 def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
     """The one entry of the strong bots: the action of the strong bot of table row ``row`` for ``seat``, the seat
-    to move (codes as in ``state``), drawing from the seat's private stream ``s.bot_rng[seat]`` only (never the
-    deal stream ``s.rng``, from whose state the hidden cards follow)."""
-    return decide(row, s.bot_rng[seat : seat + 1], np.int64(0), s, p, seat)  # typed: see bots.callpartner.run
+    to move (codes as in ``state``). An honest bot gets only ``observe(s, p, seat)`` and its seat's private stream
+    (``state.bot_stream``: a one-way function of the round key, never the deal stream ``s.rng``, from whose state
+    the hidden cards follow); ``omniscient`` also ``true_piles(s)`` once the auction is over."""
+    v = observe(s, p, seat)
+    cheat = row[0] == OMNISCIENT and s.slots[PHASE] != AUCTION
+    truth = true_piles(s) if cheat else np.empty(0, np.uint64)
+    action = decide(row, bot_stream(s, seat), np.int64(0), v, p, seat, truth)  # typed: see bots.callpartner.run
+    if s.slots[PHASE] == DISCARD:
+        s.slots[PLAN] = v.slots[PLAN]  # the declarer's plan of discards: its own memory for its next steps
+    return action

@@ -46,10 +46,10 @@ def test_calls_and_discards_are_legal_candidates_and_sometimes_not_the_heuristic
         hand, full = rec.hands[rec.declarer], rec.hands[rec.declarer] | rec.kitty
         assert not hand >> rec.called & 1 and rec.called in call_candidates(hand, rec.trump)  # C5
         assert bin(rec.discards).count("1") == k and rec.discards & ~full == 0  # C6
-        pool = int(heuristic_discard(np.uint64(full), k + 2, rec.trump, True))
+        pool = int(heuristic_discard(np.uint64(full), np.uint64(0), k + 2, rec.trump, True))
         assert rec.discards & ~pool == 0
         differ += rec.called != call_candidates(hand, rec.trump)[0]
-        differ += rec.discards != int(heuristic_discard(np.uint64(full), k, rec.trump, True))
+        differ += rec.discards != int(heuristic_discard(np.uint64(full), np.uint64(0), k, rec.trump, True))
     print(f"{players} players: {len(recs)} contracts, {differ} calls or discards not the heuristic's")
     assert differ > 0
 
@@ -61,8 +61,8 @@ def test_no_contract_samples_call_and_discard_as_the_heuristic(players, discards
     for rec in recs:
         hand = np.uint64(rec.hands[rec.declarer])
         assert rec.called == heuristic_call(hand, rec.trump)
-        assert rec.discards == heuristic_discard(hand | np.uint64(rec.kitty), KITTY_SIZE[players], rec.trump,
-                                                 discards_count)  # fmt: skip
+        assert rec.discards == heuristic_discard(hand | np.uint64(rec.kitty), np.uint64(0), KITTY_SIZE[players],
+                                                 rec.trump, discards_count)  # fmt: skip
 
 
 def test_the_discards_keep_the_points_a_bid_of_20_needs():
@@ -72,10 +72,17 @@ def test_the_discards_keep_the_points_a_bid_of_20_needs():
     the two lowest trumps it holds) because that one can reach 20."""
     full = np.uint64(FRENCH52.mask("SA SJ CJ SK SQ ST S9 S8 S7 S6 S5 S4 HA H2 DA D2"))
     trump, seat, dealer = SUIT_LETTERS.index("S"), 1, 0  # the declarer leads the first trick
-    assert int(heuristic_discard(full, 4, trump, False)) == FRENCH52.mask("HA H2 DA D2")
+    assert int(heuristic_discard(full, np.uint64(0), 4, trump, False)) == FRENCH52.mask("HA H2 DA D2")
     rng = np.empty((6, 4), np.uint64)
     seed_streams(rng, np.uint64(5), 0, 0)
     called = FRENCH52.parse("CA")
-    chosen = int(strong.mc_discard(32, rng, 1 + seat, full, seat, sm.params(GAME.make_rules({"discards_count": False})),
-                                    dealer, trump, 20, called, np.empty(0, np.uint64)))
+    v = strong.View(seat, full, dealer, trump, seat, 20, called, np.uint64(0), np.empty(0, np.int64), 0)
+    p = sm.params(GAME.make_rules({"discards_count": False}))
+    chosen = int(strong.mc_discard(32, rng, 1 + seat, v, p, np.empty(0, np.uint64)))
     assert chosen == FRENCH52.mask("S4 S5 H2 D2")
+    # Discards begun by another player of the seat (a Round: one made by hand, the bot asked for the rest): the
+    # bot chooses the rest by the same play-outs, here the three cards of its best choice besides the one made.
+    made = np.uint64(FRENCH52.mask("S4"))
+    begun = strong.View(seat, full & ~made, dealer, trump, seat, 20, called, made, np.empty(0, np.int64), 0)
+    seed_streams(rng, np.uint64(5), 0, 0)
+    assert int(strong.mc_discard(32, rng, 1 + seat, begun, p, np.empty(0, np.uint64))) == FRENCH52.mask("S5 H2 D2")

@@ -204,8 +204,9 @@ def redealt(rules, s, seat: int, rng: np.ndarray, draw: int):
     kitty_taken = phase in (DISCARD, CARD)
     own = np.uint64(slots[sm.DISCARDS]) if seat == declarer else np.uint64(0)
     trump = int(slots[sm.TRUMP]) if phase == CARD else -1
-    unseen, counts, forbidden, known = strong.infoset(seat, s.hands[seat], players, int(slots[sm.DEALER]), trump,
-                                                      declarer if kitty_taken else -1, own, kitty_taken, s.log, n)
+    v = strong.View(seat, s.hands[seat], int(slots[sm.DEALER]), trump, declarer if kitty_taken else -1,
+                    int(slots[sm.HIGH]), int(slots[sm.CALLED]), own, s.log, n)  # fmt: skip
+    unseen, counts, forbidden, known = strong.infoset(v, players, kitty_taken)
     if seat == declarer and phase == DISCARD:
         counts[players] = 0
     deals = np.empty((1, players + 1), np.uint64)
@@ -233,7 +234,8 @@ def redealt(rules, s, seat: int, rng: np.ndarray, draw: int):
 )
 def test_observation_and_decisions_ignore_the_hidden_cards(players, options):
     """At every decision of several rounds: dealing the seat's hidden cards anew changes neither its observation
-    nor the heuristic's decision; at sampled decisions neither the strong bot's."""
+    (the Python bot's Observation and the strong bots' ``observe``) nor the heuristic's decision; at sampled
+    decisions neither the strong bot's."""
     rules = rules_of(players, **options)
     p = sm.params(rules)
     row = GAME.lineup(SMALL, rules).table[0]
@@ -248,6 +250,8 @@ def test_observation_and_decisions_ignore_the_hidden_cards(players, options):
             for draw in range(2):
                 t = redealt(rules, s, seat, rng, draw)
                 assert GAME.observation(rules, t, seat, None) == obs
+                for mine, other in zip(sm.observe(s, p, seat), sm.observe(t, p, seat), strict=True):
+                    assert np.array_equal(mine, other)
                 assert GAME.bot_action(rules, t, np.array([builtin.HEURISTIC, 0, 0, 0, 0.0])) == GAME.bot_action(
                     rules, s, np.array([builtin.HEURISTIC, 0, 0, 0, 0.0]))
                 if (points + draw) % 7 == 0:

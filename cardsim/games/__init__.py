@@ -305,8 +305,10 @@ class Game(ABC):
         raise NotImplementedError
 
     def scores(self, rules: Any, state: Any) -> list[int]:
-        """The seats' results of a finished round in the game's ``score`` column."""
-        raise NotImplementedError
+        """The seats' results of a finished round in the game's ``score`` column (the state module's ``scores``)."""
+        out = np.zeros(self.seats(rules), np.int64)
+        self.kernel("scores", state, self.params(rules), out)
+        return [int(x) for x in out]
 
     def record(self, rules: Any, state: Any) -> dict:
         """A finished (or running) round as the game's replay details (the fields after ``replay_record``'s)."""

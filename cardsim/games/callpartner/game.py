@@ -134,7 +134,6 @@ class CallPartner(Game):
         s = sm.new_state(rules.players)
         p = sm.params(rules)
         sm.deal(s, p, np.uint64(seed), unit, sub, dealer)
-        sm.seed_bots(s, p, np.uint64(seed), unit, sub)
         return s
 
     def start(self, rules: CallPartnerRules, hands: list, dealer: int, kitty: Any = 0, **shown: Any) -> sm.State:
@@ -153,8 +152,7 @@ class CallPartner(Game):
             raise CardsimError(f"callpartner with {rules.players} players deals {rules.hand_size} cards to each hand "
                                f"and {rules.kitty} to the kitty, every card once")  # fmt: skip
         s, p = sm.new_state(rules.players), sm.params(rules)
-        seed_streams(s.rng, np.uint64(0), 0, 0)
-        sm.seed_bots(s, p, np.uint64(0), 0, 0)  # an unseeded (all-zero) xoshiro stream draws zeros for ever
+        seed_streams(s.rng, np.uint64(0), 0, 0)  # an unseeded (all-zero) xoshiro stream draws zeros for ever
         sm.start(s, p, dealer, np.array(masks, np.uint64), np.uint64(kitty_mask))
         return s
 
@@ -211,8 +209,7 @@ class CallPartner(Game):
         declared = declarer >= 0 and phase != AUCTION
         called = int(slots[sm.CALLED]) if declared and phase != CALL else -1
         is_declarer = seat == declarer
-        knows_partner = called >= 0 and (bool(slots[sm.REVEALED]) or seat == partner
-                                         or (is_declarer and partner < 0 and phase != CALL))  # fmt: skip
+        knows_partner = bool(sm.knows_partner(slots, seat))
         sees_kitty = is_declarer and declared and phase != CALL
         k = int(slots[sm.CARDS])
         in_trick = k % players if phase == CARD else 0
@@ -242,9 +239,6 @@ class CallPartner(Game):
 
     def run_bots(self, rules: CallPartnerRules, state: sm.State, table: np.ndarray) -> int:
         return int(run(state, sm.params(rules), table, strong_table(table)))
-
-    def scores(self, rules: CallPartnerRules, state: sm.State) -> list[int]:
-        return [int(x) for x in state.scores]
 
     def dealer_of(self, rules: CallPartnerRules, state: sm.State) -> int:
         return int(state.slots[sm.DEALER])

@@ -38,7 +38,6 @@ from cardsim.games.callpartner.state import (
     deal,
     deal_inline,
     new_state,
-    seed_bots,
 )
 from cardsim.lineup import FIRST_STRONG
 from cardsim.protocol import card_index
@@ -165,15 +164,14 @@ def _choose_units(s, totals, work, p, bots, strong_bots, checks, out):  # noqa: 
 @njit(cache=True)
 def _play_strong(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, strong_bots: np.ndarray,
                  checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
-    """``_play_block`` with a strong bot: each round through ``run`` (or ``run_checked``), the strong bots' own
-    streams seeded per round."""
+    """``_play_block`` with a strong bot: each round through ``run`` (or ``run_checked``); a strong bot's own
+    stream is seeded from the round's key when it first decides (``state.bot_stream``)."""
     slots, players = s.slots, p.players
     for u in range(*_units(work, out)):
         totals[:] = 0
         d = np.int64(0)  # not the literal 0: deal would compile for Literal[int](0) too
         while d == 0 or (work.games and not game_over(totals, players, d, p.target, p.max_deals)):
             deal(s, p, work.seed, work.start + u, d, _dealer(out, u, d, players))
-            seed_bots(s, p, work.seed, work.start + u, d)
             if checks is not None:
                 checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots))
             else:

@@ -16,7 +16,8 @@ State (a NamedTuple of fixed-shape arrays; copying every array copies the round 
     log:     int64[DECK_SIZE]      the cards played in order (CARDS of them; trick t is log[t*players:(t+1)*players])
     rng:     uint64[players + 1, 4]  the round's shared streams: 0 deals, 1 + seat serves that seat's built-in
                                    random/heuristic bot (cardsim.rng)
-    bot_rng: uint64[players, 4]    the strong bots' private streams (cardsim.rng.seed_bot_stream, ``seed_bots``)
+    bot_rng: uint64[players, 4]    the strong bots' private streams, row = seat (cardsim.rng.seed_bot_stream),
+                                   seeded on first use (``bot_stream``) from the round's key
 
     slots[PHASE]      decision code of cardsim.decisions (AUCTION, CALL, DISCARD, CARD) or DONE
     slots[SEAT]       the seat to move (-1 when DONE)
@@ -41,6 +42,8 @@ State (a NamedTuple of fixed-shape arrays; copying every array copies the round 
     slots[TRICK]      the current trick's cards (mask); slots[PLAYED] the finished tricks' cards (mask)
     slots[REVEALED]   1 once the called card is played (everybody knows the partner)
     slots[SIDE]       the declaring side's points once the round is over
+    slots[SEED], slots[UNIT], slots[SUB]   the round's key (the seed's 64 bits as an int64) for the private
+                      streams; ``observe`` blanks them. slots[SEEDED]: bits of the seats whose ``bot_rng`` is seeded
 
 Actions are ints: in the AUCTION 0 is a pass and ``4 * number + suit`` a bid (number 10..20, suit S H D C =
 0..3: 40..83); after all passed under all_pass=dealer_forced the dealer has an AUCTION decision whose legal
@@ -81,7 +84,7 @@ from cardsim.rng import DEAL_STREAM, below, seed_bot_stream, seed_streams
 
 (PHASE, SEAT, DEALER, HIGH, DECLARER, TRUMP, PASSED, ACTIVE, CALLS, FORCED, CALLED, PARTNER, KITTY, DISCARDS,
  N_DISCARDS, PLAN, CARDS, LEADER, LED, TOP_KEY, WINNER, ONE_SUIT, TWO_HOLDER, TRICK, PLAYED, REVEALED, SIDE,
- SLOTS) = range(28)  # fmt: skip
+ SEED, UNIT, SUB, SEEDED, SLOTS) = range(32)  # fmt: skip
 MAX_CALLS = 32  # an auction has at most 11 bids, a pass per seat and the forced dealer's bid
 PASS = 0  # the auction's pass; a bid is 4 * number + suit
 NO_SEAT = np.int64(-1)  # typed, not the literal -1 (each literal compiles its callees once more)
@@ -116,15 +119,29 @@ class Params(NamedTuple):
     max_deals: int  # C10
 
 
+class Contract(NamedTuple):
+    """A round's contract as its tricks begin (``start_play``): who dealt and declared, the bid, the trump, the
+    called card and the declarer's discards (a mask)."""
+
+    dealer: int
+    declarer: int
+    bid: int
+    trump: int
+    called: int
+    discards: np.uint64
+
+
 def params(rules) -> Params:
     """The kernels' rule scalars of ``rules`` (a CallPartnerRules)."""
     return Params(rules.players, rules.hand_size, rules.kitty, rules.all_pass == "dealer_forced",
                   bool(rules.discards_count), rules.target, rules.max_deals)  # fmt: skip
 
 
+@njit(cache=True)
 def copy_state(s: State) -> State:
-    """A copy of the round and its random streams (Python side)."""
-    return State(*(a.copy() for a in s))
+    """A copy of every array: the same round with the same random draws to come."""
+    return State(s.slots.copy(), s.hands.copy(), s.dealt.copy(), s.points.copy(), s.scores.copy(),
+                 s.auction.copy(), s.log.copy(), s.rng.copy(), s.bot_rng.copy())  # fmt: skip
 
 
 @njit(cache=True)
@@ -152,12 +169,14 @@ def deal_inline(s: State, p: Params, seed: np.uint64, unit: int, sub: int, deale
     kitty = draw_cards(s.rng, DEAL_STREAM, deck, p.kitty)
     deal_around(s.rng, DEAL_STREAM, deck ^ kitty, s.hands, known, dealer + 1, players, p.hand)
     _start(s, p, dealer, kitty)
+    s.slots[SEED], s.slots[UNIT], s.slots[SUB] = np.int64(seed), unit, sub  # after _start, which clears the slots
 
 
 @njit(cache=True, _nrt=False)
 def deal(s: State, p: Params, seed: np.uint64, unit: int, sub: int, dealer: int) -> None:
     """Round ``sub`` of unit ``unit``: streams keyed (seed, unit, sub), the dealer (drawn; used if ``dealer`` < 0),
-    the kitty and the hands, then the auction opens. The strong bots' streams are seeded apart (``seed_bots``)."""
+    the kitty and the hands, then the auction opens. The strong bots' streams are seeded on first use
+    (``bot_stream``)."""
     deal_inline(s, p, seed, unit, sub, dealer, NO_SEAT)
 
 
@@ -171,10 +190,14 @@ def deal_around_hand(
 
 
 @njit(cache=True)
-def seed_bots(s: State, p: Params, seed: np.uint64, unit: int, sub: int) -> None:
-    """The strong bots' private streams of round (seed, unit, sub): row ``seat`` of ``s.bot_rng``."""
-    for seat in range(p.players):
-        seed_bot_stream(s.bot_rng, seat, seed, unit, sub, seat)
+def bot_stream(s: State, seat: int) -> np.ndarray:
+    """Seat ``seat``'s private stream as a 1-row array (a view: draws advance ``s.bot_rng[seat]``), seeded from
+    the round key on first use (a one-way function of it: ``cardsim.rng.seed_bot_stream``)."""
+    sl = s.slots
+    if not sl[SEEDED] >> seat & 1:
+        seed_bot_stream(s.bot_rng, seat, np.uint64(sl[SEED]), sl[UNIT], sl[SUB], seat)
+        sl[SEEDED] |= 1 << seat
+    return s.bot_rng[seat : seat + 1]
 
 
 @njit(cache=True, inline="always")
@@ -193,28 +216,25 @@ def _start(s: State, p: Params, dealer: int, kitty: np.uint64) -> None:
 @njit(cache=True)
 def start(s: State, p: Params, dealer: int, hands: np.ndarray, kitty: np.uint64) -> None:
     """A round from given ``hands`` (uint64[players]) and ``kitty`` (a mask) dealt by ``dealer``: the auction
-    opens. The random streams stay as they are (seed them first for random bots)."""
+    opens. The shared streams stay as they are (seed them first for random bots); the private ones are those of
+    the key (0, 0, 0)."""
     for seat in range(p.players):
         s.hands[seat] = hands[seat]
     _start(s, p, dealer, np.uint64(kitty))
 
 
 @njit(cache=True)
-def start_play(
-    s: State, p: Params, dealer: int, hands: np.ndarray, declarer: int, bid: int, trump: int, called: int,
-    discards: np.uint64,
-) -> None:  # fmt: skip
-    """A round at its first trick (play-outs and scenarios): ``hands`` after the discards, the contract won by
-    ``declarer`` at ``bid`` in ``trump``, the call ``called`` (its holder is the partner; nobody if the declarer
-    holds it) and the ``discards``."""
+def start_play(s: State, p: Params, hands: np.ndarray, contract: Contract) -> None:
+    """A round at its first trick (play-outs and scenarios): ``hands`` (uint64[players]) after the discards and the
+    ``contract`` (the holder of its called card is the partner; nobody if the declarer holds it)."""
     for seat in range(p.players):
         s.hands[seat] = hands[seat]
-    _start(s, p, dealer, np.uint64(0))
-    slots = s.slots
-    slots[HIGH], slots[DECLARER], slots[TRUMP], slots[CALLED] = bid, declarer, trump, called
-    slots[DISCARDS], slots[N_DISCARDS] = np.int64(discards), p.kitty
+    _start(s, p, contract.dealer, np.uint64(0))
+    slots, declarer = s.slots, contract.declarer
+    slots[HIGH], slots[DECLARER], slots[TRUMP], slots[CALLED] = contract.bid, declarer, contract.trump, contract.called
+    slots[DISCARDS], slots[N_DISCARDS] = np.int64(contract.discards), p.kitty
     for seat in range(p.players):
-        if seat != declarer and hands[seat] & bit(called):
+        if seat != declarer and hands[seat] & bit(contract.called):
             slots[PARTNER] = seat
     _start_tricks(s.slots, p)
 
@@ -370,6 +390,21 @@ def _start_tricks(slots: np.ndarray, p: Params) -> None:
     slots[PHASE], slots[SEAT], slots[LEADER], slots[CARDS], slots[PLAN] = CARD, leader, leader, 0, 0
     slots[LED], slots[TOP_KEY], slots[WINNER], slots[ONE_SUIT], slots[TWO_HOLDER] = NO_SUIT, -1, leader, 1, -1
     slots[TRICK], slots[PLAYED], slots[REVEALED] = 0, 0, 0
+
+
+@njit(cache=True, inline="always")
+def knows_partner(slots: np.ndarray, seat: int) -> bool:
+    """C5: whether ``seat`` knows the partner (or that there is none): the partner itself once called, the
+    declarer once it takes the kitty (if the kitty brought the called card it plays alone), everybody once the
+    called card is played."""
+    partner = slots[PARTNER]
+    return slots[CALLED] >= 0 and (slots[REVEALED] != 0 or seat == partner or (seat == slots[DECLARER] and partner < 0))
+
+
+@njit(cache=True)
+def scores(s: State, p: Params, out: np.ndarray) -> None:
+    """C9: out[seat] = the score of each seat (a finished round; ``finish`` worked them out)."""
+    out[:] = s.scores
 
 
 @njit(cache=True, inline="always")
@@ -558,6 +593,31 @@ def audit_card(row: np.ndarray, hands: np.ndarray, seat: int, card: int, broken:
 def audit_trick(points: np.ndarray, broken: int, taken: int) -> int:
     """--check after ``end_trick``: the points taken add up to the card points played (CHECKS[2])."""
     return broken | audit.bits(points.sum() != taken, 2)
+
+
+UNKNOWN = -2  # ``observe``'s PARTNER for a seat that does not know it (-1 means: nobody, C5)
+
+
+@njit(cache=True)
+def observe(s: State, p: Params, seat: int) -> State:
+    """What ``seat`` may see now, as a State with the rest blanked: its own hand (and as dealt), the auction, the
+    contract and the call, the cards played, everybody's points (and scores once over); the partner only if it
+    knows it (``knows_partner``; else ``UNKNOWN``); the kitty and the discards (and its own plan of discards) only
+    as the declarer who took them. The other hands, the streams and the round's key are zero: a strong bot
+    decides from this, drawing from its own stream only."""
+    v = new_state(np.int64(p.players))
+    v.slots[:] = s.slots
+    v.slots[SEED], v.slots[UNIT], v.slots[SUB], v.slots[SEEDED] = 0, 0, 0, 0
+    if not knows_partner(s.slots, seat):
+        v.slots[PARTNER] = UNKNOWN
+    if seat != s.slots[DECLARER] or s.slots[CALLED] < 0:  # the kitty is taken right after the call (C6)
+        v.slots[KITTY], v.slots[DISCARDS], v.slots[PLAN] = 0, 0, 0
+    v.hands[seat], v.dealt[seat] = s.hands[seat], s.dealt[seat]
+    v.points[:] = s.points
+    v.scores[:] = s.scores
+    v.auction[:] = s.auction
+    v.log[: s.slots[CARDS]] = s.log[: s.slots[CARDS]]
+    return v
 
 
 @njit(cache=True, inline="always")

@@ -21,7 +21,6 @@ from cardsim.games.differenzler.rules import (
     TRICKS,
     DifferenzlerRules,
     game_over,
-    penalty,
     trick_points,
 )
 from cardsim.games.differenzler.state import (
@@ -154,10 +153,6 @@ class Differenzler(Game):
 
     def run_bots(self, rules: DifferenzlerRules, state: State, table: np.ndarray) -> int:
         return int(run_bots(state, params(rules), table, strong_table(table)))
-
-    def scores(self, rules: DifferenzlerRules, state: State) -> list[int]:
-        bonus = rules.exact_bonus
-        return [int(penalty(int(state.predictions[s]), int(state.points[s]), bonus)) for s in range(PLAYERS)]
 
     def dealer_of(self, rules: DifferenzlerRules, state: State) -> int:
         """First Hand: the next round's First Hand is the next seat (A6, A11)."""
