@@ -49,6 +49,7 @@ among 8 seats) raise OverflowError; the three games stay far below (6-player Wiz
 from __future__ import annotations
 
 from math import comb
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -196,10 +197,25 @@ def _completable(used: np.ndarray, cap: np.ndarray, supply: np.ndarray, partial:
     return True
 
 
+class Programme(NamedTuple):
+    """The counting table of ``_programme`` that ``_draw`` walks to deal the free cards among groups of seats."""
+
+    masks: np.ndarray  # uint64[classes]: the cards of each class (cards allowed to the same set of groups)
+    members: np.ndarray  # int64[classes, groups]: each class's groups, then -1
+    sizes: np.ndarray  # int64[classes]: cards per class
+    cap: np.ndarray  # int64[groups]: cards each group takes
+    stride: np.ndarray  # int64[groups]: the mixed radix of the state codes (capacities used so far)
+    steps: np.ndarray  # int64[steps, 3]: (class, group, last member of its class) per step
+    start: np.ndarray  # int64[steps + 2]: step t's states are codes[start[t]:start[t + 1]]
+    codes: np.ndarray  # int64[states]: the reachable, completable states of every step, sorted per step
+    g_hi: np.ndarray  # uint64[states]: the deals from each state (128 bits: high and low words)
+    g_lo: np.ndarray  # uint64[states]
+
+
 @njit(cache=True)
 def plan(unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray, known: np.ndarray):
     """Count the deals of an info set. Returns the seats' ``group`` (-1: no free capacity) and free capacities
-    ``cap``, the groups' programme (see ``_programme``), and last the total (hi, lo): 0 when no deal exists.
+    ``cap``, the groups' ``Programme``, and last the total (hi, lo): 0 when no deal exists.
 
     The known cards are placed first. Seats that may hold the same free cards (the same forbidden ones) form a
     group that takes its cards as one seat (the sum of their capacities); the group's cards are then shared out
@@ -231,21 +247,20 @@ def plan(unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray, known: np
         if group[s] >= 0:
             group_cap[group[s]] += cap[s]
             group_forbidden[group[s]] = forbidden[s] & free
-    masks, members, sizes, stride, steps, start, codes, g_hi, g_lo, hi, lo = _programme(
-        free, group_cap, group_forbidden, consistent)  # fmt: skip
+    programme, hi, lo = _programme(free, group_cap, group_forbidden, consistent)
     for g in range(groups if hi != _ZERO or lo != _ZERO else 0):
         left = group_cap[g]
         for s in range(seats):
             if group[s] == g:
                 hi, lo = _times(hi, lo, BINOM[left, cap[s]])
                 left -= cap[s]
-    return group, cap, masks, members, sizes, group_cap, stride, steps, start, codes, g_hi, g_lo, hi, lo
+    return group, cap, programme, hi, lo
 
 
 @njit(cache=True)
 def _programme(free: np.uint64, cap: np.ndarray, forbidden: np.ndarray, consistent: bool):
     """Count the deals of the ``free`` cards among seats (here: groups) of capacities ``cap``. Returns the
-    classes (masks, member seats, sizes), the steps and the counting table, and last the total (hi, lo).
+    ``Programme`` (the classes, the steps and the counting table), and the total (hi, lo).
 
     Step ``(class, seat, rest)`` decides how many cards of a class (all but the last) its member seat takes
     (``rest``: the last member takes what is left). A state is the capacities used so far, coded in mixed radix
@@ -350,10 +365,11 @@ def _programme(free: np.uint64, cap: np.ndarray, forbidden: np.ndarray, consiste
         codes[start[t] : start[t + 1]] = levels[t]
     g_hi = np.zeros(start[-1], np.uint64)
     g_lo = np.zeros(start[-1], np.uint64)
+    programme = Programme(masks, members, sizes, cap, stride, steps, start, codes, g_hi, g_lo)
     if not consistent:
-        return masks, members, sizes, stride, steps, start, codes, g_hi, g_lo, _ZERO, _ZERO
+        return programme, _ZERO, _ZERO
     if k_all == 0:
-        return masks, members, sizes, stride, steps, start, codes, g_hi, g_lo, _ZERO, _ONE
+        return programme, _ZERO, _ONE
     # Backward: the last class fills every remaining capacity (if only its seats have some left) ...
     last = k_all - 1
     for i in range(start[n_steps], start[n_steps + 1]):
@@ -379,13 +395,15 @@ def _programme(free: np.uint64, cap: np.ndarray, forbidden: np.ndarray, consiste
                     w_hi, w_lo = _times(g_hi[j], g_lo[j], BINOM[left, take])
                     hi, lo = _plus(hi, lo, w_hi, w_lo)
             g_hi[i], g_lo[i] = hi, lo
-    return masks, members, sizes, stride, steps, start, codes, g_hi, g_lo, g_hi[0], g_lo[0]
+    return programme, g_hi[0], g_lo[0]
 
 
 @njit(cache=True)
-def _draw(rng, stream, masks, members, sizes, cap, stride, steps, start, codes, g_hi, g_lo, hands, used):
-    """One deal of ``_programme``'s seats into ``hands``: step by step, a number of cards drawn with probability
-    (its deals) / (all deals from the current state) and that many cards of the class picked uniformly."""
+def _draw(rng: np.ndarray, stream: int, programme: Programme, hands: np.ndarray, used: np.ndarray) -> None:
+    """One deal of the ``programme``'s groups into ``hands`` (uint64[groups]; ``used``: int64[groups] scratch):
+    step by step, a number of cards drawn with probability (its deals) / (all deals from the current state) and
+    that many cards of the class picked uniformly."""
+    masks, members, sizes, cap, stride, steps, start, codes, g_hi, g_lo = programme
     seats = cap.shape[0]
     for s in range(seats):
         hands[s] = _ZERO
@@ -431,14 +449,13 @@ def sample_deals(rng: np.ndarray, stream: int, unseen: np.uint64, counts: np.nda
     (seat s gets ``counts[s]`` cards, ``known[s]`` among them, none of ``forbidden[s]``; together the ``unseen``
     cards), drawing from xoshiro ``stream`` of ``rng``. Counts once for all samples. False (``hands`` untouched)
     if no consistent deal exists."""
-    group, cap, masks, members, sizes, group_cap, stride, steps, start, codes, g_hi, g_lo, t_hi, t_lo = plan(
-        unseen, counts, forbidden, known)  # fmt: skip
+    group, cap, programme, t_hi, t_lo = plan(unseen, counts, forbidden, known)
     if t_hi == _ZERO and t_lo == _ZERO:
         return False
-    shares = np.zeros(group_cap.shape[0], np.uint64)
-    used = np.zeros(group_cap.shape[0], np.int64)
+    shares = np.zeros(programme.cap.shape[0], np.uint64)
+    used = np.zeros(programme.cap.shape[0], np.int64)
     for i in range(hands.shape[0]):
-        _draw(rng, stream, masks, members, sizes, group_cap, stride, steps, start, codes, g_hi, g_lo, shares, used)
+        _draw(rng, stream, programme, shares, used)
         for s in range(counts.shape[0]):  # each group's cards shared out uniformly among its members
             hands[i, s] = known[s]
             if group[s] >= 0:

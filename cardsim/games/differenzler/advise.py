@@ -14,7 +14,7 @@ the numbers do not depend on the threads.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -72,11 +72,22 @@ def deal_completion(rng: np.ndarray, hand: np.uint64, seat: int, trump_card: int
             deck ^= hands[s]
 
 
+class Question(NamedTuple):
+    """What the advice is asked: the seat's ``hand`` (a mask) at ``seat`` (0 = First Hand), the dealer's shown
+    ``trump_card`` and the rules' ``exact_bonus`` (A10)."""
+
+    hand: np.uint64
+    seat: int
+    trump_card: int
+    exact_bonus: int
+
+
 @njit(cache=True)
-def _complete_block(seed: np.uint64, key: int, hand: np.uint64, seat: int, trump_card: int, bots: np.ndarray,
-                    exact_bonus: int, points: np.ndarray, penalties: np.ndarray, block: int) -> None:  # fmt: skip
+def _complete_block(seed: np.uint64, key: int, question: Question, bots: np.ndarray, points: np.ndarray,
+                    penalties: np.ndarray, block: int) -> None:  # fmt: skip
     """Samples ``block * BLOCK ..`` of ``completions`` (a function of its own: numba's parfor passes would drop
     writes into the State's arrays as dead code)."""
+    hand, seat, trump_card, exact_bonus = question
     rules = Params(exact_bonus, 0, 0)
     s = new_state(np.int64(PLAYERS))
     hands = np.empty(PLAYERS, np.uint64)
@@ -94,14 +105,12 @@ def _complete_block(seed: np.uint64, key: int, hand: np.uint64, seat: int, trump
 
 
 @njit(parallel=True, cache=True)
-def completions(
-    seed: np.uint64, key: int, hand: np.uint64, seat: int, trump_card: int, bots: np.ndarray, exact_bonus: int,
-    points: np.ndarray, penalties: np.ndarray,
-) -> None:  # fmt: skip
-    """points/penalties[sample, p] of ``seat`` when it predicts p, one deal per sample played for every p
-    (``sweep_predictions``: a few plays give all 158)."""
+def completions(seed: np.uint64, key: int, question: Question, bots: np.ndarray, points: np.ndarray,
+                penalties: np.ndarray) -> None:  # fmt: skip
+    """points/penalties[sample, p] (int16[samples, 158]) of the asked seat when it predicts p, one deal per sample
+    played for every p (``sweep_predictions``: a few plays give all 158)."""
     for block in prange((points.shape[0] + BLOCK - 1) // BLOCK):
-        _complete_block(seed, key, hand, seat, trump_card, bots, exact_bonus, points, penalties, block)
+        _complete_block(seed, key, question, bots, points, penalties, block)
 
 
 def hand_features(hand: int, trump: int, seat: int) -> dict[str, int]:
@@ -129,7 +138,8 @@ def _evaluate(
     """The table of predictions (expected penalty, CI, mean points, exact rate) and points[sample, prediction]."""
     points = np.empty((samples, OPTIONS), np.int16)
     penalties = np.empty((samples, OPTIONS), np.int16)
-    completions(np.uint64(seed), key, np.uint64(hand), seat, trump_card, bots, exact_bonus, points, penalties)
+    question = Question(np.uint64(hand), np.int64(seat), np.int64(trump_card), np.int64(exact_bonus))
+    completions(np.uint64(seed), key, question, bots, points, penalties)
     options = option_table(range(OPTIONS), penalties)
     options["mean_points"] = points.mean(axis=0)
     options["exact_rate"] = (points == np.arange(OPTIONS)).mean(axis=0)
