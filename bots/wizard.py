@@ -349,10 +349,11 @@ def _take_chance(card: int, led: int, trump: int, unseen: np.uint64, wizards: in
 
 
 @njit(cache=True)
-def heuristic_play(hand: np.uint64, legal: np.uint64, seen: np.uint64, led: int, top_key: int, n_played: int,
-                   players: int, trump: int, need: int) -> int:  # fmt: skip
+def heuristic_play(hand: np.uint64, legal: np.uint64, seen: np.uint64, led: int, top_key: int, later: int,
+                   trump: int, need: int) -> int:  # fmt: skip
     """``heuristic``'s card: counts the cards (``seen``: those played this round and the turned card) to estimate
-    each card's chance to take the trick, and aims at the bid (``need`` = bid - tricks won).
+    each card's chance to take the trick, and aims at the bid (``need`` = bid - tricks won); ``later``: the seats
+    still to play to the trick after this one (players - 1 - the cards in the trick).
 
     A card's chance is 0 if it does not beat the trick so far, 1 for the first Wizard or a winner played last,
     else ``_take_chance``, each unseen card being in a later seat's hand with probability (its cards) / (unseen
@@ -364,7 +365,6 @@ def heuristic_play(hand: np.uint64, legal: np.uint64, seen: np.uint64, led: int,
         return lowest_card(legal)
     left = popcount(hand)
     unseen = FULL_DECK & ~hand & ~seen
-    later = players - 1 - n_played
     n_unseen = popcount(unseen)
     keep = 1.0 - min(1.0, left / n_unseen) if n_unseen > 0 else 1.0  # an unseen card is not in a later seat's hand
     wizards = popcount(unseen & WIZARD_MASK)
@@ -402,7 +402,7 @@ def card_of_heuristic(v1: bool, hand: np.uint64, legal: np.uint64, seen: np.uint
     play-outs, which pick one by their ``_v1`` name)."""
     if v1:
         return heuristic_v1_play(legal, led, top_key, n_played, players, trump, need)
-    return heuristic_play(hand, legal, seen, led, top_key, n_played, players, trump, need)
+    return heuristic_play(hand, legal, seen, led, top_key, players - 1 - n_played, trump, need)
 
 
 @njit(cache=True, inline="always")

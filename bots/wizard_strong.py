@@ -3,10 +3,12 @@ and ``ismcts``, the same bidder with an information-set MCTS card player (``ismc
 which cheats (a reference for the honest bots): it sees every bid, bids as ``mc`` with the true deal as its one
 sample, and plays as ``ismcts`` with the true deal in every iteration (MCTS on the perfect-information game).
 
-They decide from the seat's information set only (``view_infoset``): its own hand, the turned card, the bids it
-may see, and every card played so far and by whom. They sample deals of the hidden cards uniformly
-(``cardsim.infoset``), play each out with the fast heuristic for every seat (``play_out``; never a strong bot, so
-no recursion) and keep the choice with the best mean score of the round for the bot's own bid. ``mc_v1`` and
+``act`` asks them at their seat of a round ``State``: they get only the seat's view ``state.observe(s, p, seat)``
+(its own hand, the turned card and trump, the bids it may see under B5, every seat's tricks, and every card
+played so far and by whom) and its private stream. From the view, ``view_infoset`` builds the seat's information
+set; they sample deals of the hidden cards uniformly (``cardsim.infoset``), play each out with the fast heuristic
+for every seat (``play_out``, over the state's own card step ``advance_trick``; never a strong bot, so no
+recursion) and keep the choice with the best mean score of the round for the bot's own bid. ``mc_v1`` and
 ``ismcts_v1`` are these bots before the heuristic counted cards: they play out, and guess bids, as
 ``heuristic_v1``.
 
@@ -22,6 +24,8 @@ reproducible at any thread count.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -50,21 +54,20 @@ from cardsim.games.wizard.rules import (
     score,
 )
 from cardsim.games.wizard.state import (
+    BID_TOTAL,
     CARDS,
     DEALER,
-    N_BIDS,
     N_PLAYED,
-    OPEN,
     PHASE,
-    SECRET,
     TRUMP_SUIT,
     TURNED,
     Params,
     State,
-    bid_seen,
+    advance_trick,
     bot_stream,
     legal_cards,
-    trick_step,
+    load_trick,
+    observe,
 )
 from cardsim.infoset import observe_play, reveal_void, sample_view, true_deals
 from cardsim.search import backpropagate, best_card, expand, new_tree, select
@@ -102,63 +105,117 @@ def view_infoset(seat: int, hand: np.uint64, players: int, cards: int, turned: i
     return unseen, counts, forbidden, known
 
 
-@njit(cache=True)
-def play_out(hands, players, trump, bids, won, seat, i, led, decided, top_key, winner, tricks_left, seen,
-             v1) -> None:  # fmt: skip
-    """The heuristic for every seat from position ``i`` of the current trick (``seat`` to play; ``led``,
-    ``decided``, ``top_key``, ``winner`` so far) to the round's end: adds the tricks to ``won``, empties ``hands``.
-    ``seen``: the cards played so far and the turned card, which the heuristic counts; ``v1``: play as
-    ``heuristic_v1`` instead (``mc_v1``, ``ismcts_v1``)."""
-    while tricks_left > 0:
-        while i < players:
-            legal = legal_mask(hands[seat], led)
-            card = card_of_heuristic(v1, hands[seat], legal, seen, led, top_key, i, players, trump,
-                                     bids[seat] - won[seat])  # fmt: skip
-            seen |= bit(card)
-            hands[seat] ^= bit(card)
-            led, decided, top_key, winner = trick_step(trump, led, decided, top_key, winner, seat, card)
-            seat = seat + 1 if seat + 1 < players else 0
-            i += 1
-        won[winner] += 1
-        seat, i, led, decided, top_key, tricks_left = winner, 0, NO_SUIT, False, -1, tricks_left - 1
+class Means(NamedTuple):
+    """What a strong bot decides with besides its seat's view (``state.observe``); ``act`` makes it."""
+
+    rng: np.ndarray  # uint64[streams, 4]: its random streams (``act``: the seat's private one, ``state.bot_stream``)
+    stream: int  # the row of ``rng`` it draws from (``act``: 0)
+    truth: np.ndarray  # uint64[players + 1]: the true piles (``true_piles``) for the cheating omniscient; else empty
+    v1: bool  # play out and guess bids as ``heuristic_v1`` (``mc_v1``, ``ismcts_v1``)
+
+
+class Rollout(NamedTuple):
+    """A play-out's round: the scratch arrays ``play_out`` plays on, and the round's constants."""
+
+    hands: np.ndarray  # uint64[players]: the cards each seat holds (a sampled deal, emptied by the play-out)
+    bids: np.ndarray  # int64[players]: every seat's bid, seen or guessed
+    won: np.ndarray  # int64[players]: the tricks taken so far (the play-out adds the rest)
+    trump: int  # the trump suit, -1 none
+    cards: int  # the round's cards (= its tricks)
+    v1: bool  # as Means.v1
+
+
+class Registers(NamedTuple):
+    """The card phase's registers where a play-out or search goes on (as ``state.load_trick``, without the cards
+    played): the seat to play (-1: the round is over), cards in the trick, led suit, decided, the best
+    ``card_key`` so far, the seat winning the trick so far, tricks finished."""
+
+    seat: int
+    pos: int
+    led: int
+    decided: bool
+    top_key: int
+    winner: int
+    trick: int
+
+
+@njit(cache=True, inline="always")
+def _play(r: Rollout, at: Registers, card: int) -> Registers:
+    """``state.advance_trick`` on a play-out: the seat to play plays ``card``."""
+    seat, pos, led, decided, top_key, winner, trick = advance_trick(r.hands, r.won, r.trump, r.cards, at.seat, at.pos,
+                                                                    at.led, at.decided, at.top_key, at.winner,
+                                                                    at.trick, card)  # fmt: skip
+    return Registers(seat, pos, led, decided, top_key, winner, trick)
+
+
+@njit(cache=True, inline="always")
+def _sample(r: Rollout, deals: np.ndarray, guess: np.ndarray, j: int, hand: np.uint64, seat: int,
+            won: np.ndarray) -> None:  # fmt: skip
+    """Set up play-out ``r`` for sampled deal ``j``: its hands (the seat's own ``hand``), bids and the tricks ``won``
+    so far."""
+    for s in range(r.hands.shape[0]):
+        r.hands[s], r.bids[s], r.won[s] = deals[j, s], guess[j, s], won[s]
+    r.hands[seat] = hand
 
 
 @njit(cache=True)
-def _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_played, truth):
-    """``samples`` uniform deals of the seat's info set ([sample, seat], the stack last); for the cheating
-    ``omniscient`` bot (``truth`` the true piles, uint64[players + 1]; else empty) that many copies of the truth."""
-    if truth.shape[0]:
-        return true_deals(truth, samples)
-    unseen, counts, forbidden, known = view_infoset(seat, hand, players, cards, turned, log, n_played)
+def play_out(r: Rollout, at: Registers, seen: np.uint64) -> None:
+    """The heuristic for every seat from ``at`` to the round's end: adds the tricks to ``r.won``, empties
+    ``r.hands``. ``seen``: the cards played so far and the turned card, which the heuristic counts; ``r.v1``: play
+    as ``heuristic_v1`` instead (``mc_v1``, ``ismcts_v1``)."""
+    hands, bids, won = r.hands, r.bids, r.won
+    players = hands.shape[0]
+    while at.seat >= 0:
+        seat = at.seat
+        legal = legal_mask(hands[seat], at.led)
+        card = card_of_heuristic(r.v1, hands[seat], legal, seen, at.led, at.top_key, at.pos, players, r.trump,
+                                 bids[seat] - won[seat])  # fmt: skip
+        seen |= bit(card)
+        at = _play(r, at, card)
+
+
+@njit(cache=True)
+def _deals(v: State, seat: int, me: Means, samples: int) -> np.ndarray:
+    """``samples`` uniform deals of the info set of ``seat`` (its view ``v``) as [sample, seat], the stack last;
+    for the cheating ``omniscient`` bot (``me.truth`` the true piles) that many copies of the truth."""
+    if me.truth.shape[0]:
+        return true_deals(me.truth, samples)
+    sl = v.slots
+    players, n_played = v.hands.shape[0], sl[N_PLAYED]
+    unseen, counts, forbidden, known = view_infoset(seat, v.hands[seat], players, sl[CARDS], sl[TURNED], v.log,
+                                                    n_played)  # fmt: skip
     deals = np.empty((samples, players + 1), np.uint64)
-    sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, n_played)
+    sample_view(me.rng, me.stream, unseen, counts, forbidden, known, deals, seat, n_played)
     return deals
 
 
 @njit(cache=True)
-def mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turned, bids, n_seen, plus_minus_one,
-           truth, v1):  # fmt: skip
-    """The bid with the best mean score over ``samples`` sampled deals (see the module docstring; ``truth`` as for
-    ``_deals``; ``v1`` as for ``play_out``, also for the bids it guesses).
-
-    ``bids[seat_after(dealer, 1 + i)]`` for ``i < n_seen`` are the earlier bids this seat sees.
-    """
-    deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, np.empty((0, 2), np.int64), np.int64(0),
-                   truth)  # fmt: skip
+def mc_bid(v: State, p: Params, seat: int, me: Means, samples: int) -> int:
+    """The bid with the best mean score over ``samples`` sampled deals (see the module docstring), from the seat's
+    view ``v``: the bids it sees there (``v.bids`` >= 0) stand, the others are the heuristic's (``heuristic_v1``'s
+    with ``me.v1``)."""
+    sl = v.slots
+    players, cards, trump, turned, dealer = v.hands.shape[0], sl[CARDS], sl[TRUMP_SUIT], sl[TURNED], sl[DEALER]
+    hand, bids = v.hands[seat], v.bids
+    deals = _deals(v, seat, me, samples)
     mine = 0
     total_seen = 0
     for i in range(players):
-        if seat_after(dealer, 1 + i, players) == seat:
+        s = seat_after(dealer, 1 + i, players)
+        if s == seat:
             mine = i
-        elif i < n_seen:
-            total_seen += bids[seat_after(dealer, 1 + i, players)]
-    refused = cards - total_seen if plus_minus_one and mine == players - 1 and total_seen <= cards else -1
+        elif bids[s] >= 0:
+            total_seen += bids[s]
+    refused = cards - total_seen if p.plus_minus_one and mine == players - 1 and total_seen <= cards else -1
     sums = np.zeros(cards + 1)
     guess = np.empty(players, np.int64)
     hands = np.empty(players, np.uint64)
     won = np.empty(players, np.int64)
     leader = seat_after(dealer, 1, players)
     seen = bit(turned) if turned >= 0 else _ZERO
+    # typed values, not literals: one compile of play_out for every caller
+    start = Registers(leader, np.int64(0), np.int64(NO_SUIT), np.bool_(False), np.int64(-1), leader, np.int64(0))
+    r = Rollout(hands, guess, won, trump, cards, me.v1)
     for j in range(samples):
         for b in range(cards + 1):
             if b == refused:
@@ -168,19 +225,17 @@ def mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turn
                 s = seat_after(dealer, 1 + i, players)
                 if s == seat:
                     guess[s] = b
-                elif i < n_seen:
+                elif bids[s] >= 0:
                     guess[s] = bids[s]
                 else:
-                    last = plus_minus_one and i == players - 1 and total <= cards
-                    guess[s] = bid_of_heuristic(v1, deals[j, s], trump, players, cards, i,
+                    last = p.plus_minus_one and i == players - 1 and total <= cards
+                    guess[s] = bid_of_heuristic(me.v1, deals[j, s], trump, players, cards, i,
                                                 cards - total if last else -1)  # fmt: skip
                 total += guess[s]
                 hands[s] = deals[j, s]
                 won[s] = 0
             hands[seat] = hand
-            # typed values, not literals: one compile of play_out for every caller
-            play_out(hands, players, trump, guess, won, leader, np.int64(0), np.int64(NO_SUIT), np.bool_(False),
-                     np.int64(-1), leader, cards, seen, v1)  # fmt: skip
+            play_out(r, start, seen)
             sums[b] += score(b, won[seat])
     best = -1
     for b in range(cards + 1):
@@ -190,81 +245,70 @@ def mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turn
 
 
 @njit(cache=True)
-def _trick_so_far(log, n_played, players, trump, seat):
-    """(position in the trick, led, decided, top_key, winner) of the current trick from the log."""
-    first = n_played - n_played % players
-    led, decided, top_key, winner = NO_SUIT, False, -1, seat
-    for k in range(first, n_played):
-        led, decided, top_key, winner = trick_step(trump, led, decided, top_key, winner, log[k, 0], log[k, 1])
-    return n_played - first, led, decided, top_key, winner
-
-
-@njit(cache=True)
-def _guesses(deals, seat, dealer, players, cards, trump, bids, bids_seen, log, n_played, v1):
-    """Every seat's bid in each sampled deal: the real one where the seat sees it (its own always), else the
-    heuristic's bid for that seat's sampled whole hand (its cards left and its plays) from its bidding position
-    after the ``dealer`` (``heuristic_v1``'s with ``v1``)."""
+def _guesses(v: State, seat: int, deals: np.ndarray, v1: bool) -> np.ndarray:
+    """Every seat's bid in each sampled deal: the real one where the seat sees it in its view ``v`` (its own
+    always), else the heuristic's bid for that seat's sampled whole hand (its cards left and its plays) from its
+    bidding position after the dealer (``heuristic_v1``'s with ``v1``)."""
+    sl = v.slots
+    players, cards, trump, dealer, n_played = v.hands.shape[0], sl[CARDS], sl[TRUMP_SUIT], sl[DEALER], sl[N_PLAYED]
+    hidden = False
+    for s in range(players):
+        hidden |= v.bids[s] < 0
     guess = np.empty((deals.shape[0], players), np.int64)
     for j in range(deals.shape[0]):
         for s in range(players):
-            guess[j, s] = bids[s]
-        if not bids_seen:
+            guess[j, s] = v.bids[s]
+        if hidden:
             dealt = deals[j, :players].copy()
             for k in range(n_played):
-                dealt[log[k, 0]] |= bit(log[k, 1])
+                dealt[v.log[k, 0]] |= bit(v.log[k, 1])
             for s in range(players):
-                if s != seat:
+                if v.bids[s] < 0 and s != seat:
                     guess[j, s] = bid_of_heuristic(v1, dealt[s], trump, players, cards, (s - dealer - 1) % players,
                                                    np.int64(-1))  # fmt: skip
     return guess
 
 
 @njit(cache=True)
-def _card_decision(samples, rng, stream, seat, hand, legal, dealer, players, cards, trump, turned, bids, bids_seen, won,
-                   log, n_played, truth, v1) -> tuple:  # fmt: skip
-    """What both card players start from: the trick so far (cards in it, led suit, decided, top key, winner), the
-    cards seen (``seen_cards``), the heuristic's card, and ``samples`` deals of the info set with every seat's bid
-    in each (``_guesses``). No deals when the card is forced (the heuristic's card stands). ``truth`` as for
-    ``_deals``, ``v1`` as for ``play_out``."""
-    trick = _trick_so_far(log, n_played, players, trump, seat)
-    seen = seen_cards(turned, log, n_played)
-    need = bids[seat] - won[seat]
-    fallback = card_of_heuristic(v1, hand, legal, seen, trick[1], trick[3], trick[0], players, trump, need)
+def _card_decision(v: State, p: Params, seat: int, me: Means, samples: int) -> tuple:
+    """What both card players start from, in the seat's view ``v``: the trick so far (``Registers``), the legal
+    cards, the cards seen (``seen_cards``), the heuristic's card, and ``samples`` deals of the info set with every
+    seat's bid in each (``_guesses``). No deals when the card is forced (the heuristic's card stands)."""
+    sl = v.slots
+    players, trump = v.hands.shape[0], sl[TRUMP_SUIT]
+    _, pos, led, decided, top_key, winner, n_played, trick = load_trick(sl)
+    at = Registers(seat, pos, led, decided, top_key, winner, trick)
+    hand, legal = v.hands[seat], legal_cards(v, p)
+    seen = seen_cards(sl[TURNED], v.log, n_played)
+    fallback = card_of_heuristic(me.v1, hand, legal, seen, led, top_key, pos, players, trump,
+                                 v.bids[seat] - v.won[seat])  # fmt: skip
     if popcount(legal) > 1:
-        deals = _deals(rng, stream, samples, seat, hand, players, cards, turned, log, n_played, truth)
-        return trick, seen, fallback, deals, _guesses(deals, seat, dealer, players, cards, trump, bids, bids_seen,
-                                                      log, n_played, v1)  # fmt: skip
-    return trick, seen, fallback, np.empty((0, players + 1), np.uint64), np.empty((0, players), np.int64)
+        deals = _deals(v, seat, me, samples)
+        return at, legal, seen, fallback, deals, _guesses(v, seat, deals, me.v1)
+    return at, legal, seen, fallback, np.empty((0, players + 1), np.uint64), np.empty((0, players), np.int64)
 
 
 @njit(cache=True)
-def pimc_play(samples, rng, stream, seat, hand, legal, dealer, players, cards, trump, turned, bids, bids_seen, won,
-              log, n_played, truth, v1) -> int:  # fmt: skip
+def pimc_play(v: State, p: Params, seat: int, me: Means, samples: int) -> int:
     """The legal card with the best mean score for the own bid over ``samples`` sampled deals, each played out
-    by the heuristic (see the module docstring). ``bids_seen``: the others' bids are visible (else estimated).
-    ``truth`` as for ``_deals``, ``v1`` as for ``play_out``."""
-    trick, seen, fallback, deals, guess = _card_decision(samples, rng, stream, seat, hand, legal, dealer, players,
-                                                         cards, trump, turned, bids, bids_seen, won, log, n_played,
-                                                         truth, v1)  # fmt: skip
+    by the heuristic (see the module docstring), from the seat's view ``v``; bids it does not see there are
+    estimated (``_guesses``)."""
+    at, legal, seen, fallback, deals, guess = _card_decision(v, p, seat, me, samples)
     if deals.shape[0] == 0:
         return fallback
-    i, led, decided, top_key, winner = trick
-    hands = np.empty(players, np.uint64)
-    tally = np.empty(players, np.int64)
+    players, trump, cards = v.hands.shape[0], v.slots[TRUMP_SUIT], v.slots[CARDS]
+    hand = v.hands[seat]
+    r = Rollout(np.empty(players, np.uint64), np.empty(players, np.int64), np.empty(players, np.int64), trump, cards,
+                me.v1)  # fmt: skip
     best, best_total = fallback, -(1 << 62)
     rest = legal ^ bit(fallback)
     card = fallback
-    nxt = seat + 1 if seat + 1 < players else 0
     while True:  # the heuristic's card first: others must do strictly better
-        after, now, top, wins = trick_step(trump, led, decided, top_key, winner, seat, card)
         total = 0
         for j in range(samples):
-            hands[:] = deals[j, :players]
-            hands[seat] = hand ^ bit(card)
-            tally[:] = won[:players]
-            play_out(hands, players, trump, guess[j], tally, nxt, i + 1, after, now, top, wins,
-                     cards - n_played // players, seen | bit(card), v1)  # fmt: skip
-            total += score(guess[j, seat], tally[seat])
+            _sample(r, deals, guess, j, hand, seat, v.won)
+            play_out(r, _play(r, at, card), seen | bit(card))
+            total += score(guess[j, seat], r.won[seat])
         if total > best_total:
             best, best_total = card, total
         if rest == _ZERO:
@@ -274,50 +318,40 @@ def pimc_play(samples, rng, stream, seat, hand, legal, dealer, players, cards, t
 
 
 @njit(cache=True)
-def ismcts_play(iterations, c, rng, stream, seat, hand, legal, dealer, players, cards, trump, turned, bids, bids_seen,
-                won, log, n_played, truth, v1) -> int:  # fmt: skip
-    """Single-observer ISMCTS (``cardsim.search``): each iteration samples a deal of the info set, descends the
-    tree over the cards legal in that deal (UCB for every seat, each maximising its own round score), adds one
-    node, plays the round out with the heuristic and backs up every seat's score scaled to 0..1. The most visited
-    card at the root wins. ``truth`` as for ``_deals``, ``v1`` as for ``play_out``."""
-    trick, seen0, fallback, deals, guess = _card_decision(iterations, rng, stream, seat, hand, legal, dealer, players,
-                                                          cards, trump, turned, bids, bids_seen, won, log, n_played,
-                                                          truth, v1)  # fmt: skip
+def ismcts_play(v: State, p: Params, seat: int, me: Means, iterations: int, c: float) -> int:
+    """Single-observer ISMCTS (``cardsim.search``) from the seat's view ``v``: each iteration samples a deal of the
+    info set, descends the tree over the cards legal in that deal (UCB with exploration ``c`` for every seat, each
+    maximising its own round score), adds one node, plays the round out with the heuristic and backs up every
+    seat's score scaled to 0..1. The most visited card at the root wins."""
+    at0, legal, seen0, fallback, deals, guess = _card_decision(v, p, seat, me, iterations)
     if deals.shape[0] == 0:
         return fallback
-    i0, led0, decided0, top0, winner0 = trick
+    players, trump, cards = v.hands.shape[0], v.slots[TRUMP_SUIT], v.slots[CARDS]
+    hand = v.hands[seat]
     tree = new_tree(iterations + 1, np.int64(DECK_SIZE))
     path = np.empty(cards * players + 1, np.int64)
-    hands = np.empty(players, np.uint64)
-    tally = np.empty(players, np.int64)
+    r = Rollout(np.empty(players, np.uint64), np.empty(players, np.int64), np.empty(players, np.int64), trump, cards,
+                me.v1)  # fmt: skip
+    hands, tally = r.hands, r.won
     rewards = np.empty(players)
     low, span = -10.0 * cards, 20.0 + 20.0 * cards  # B8: scores lie in -10 cards .. 20 + 10 cards
     for j in range(iterations):
-        hands[:] = deals[j, :players]
-        hands[seat] = hand
-        tally[:] = won[:players]
-        mover, i, led, decided, top_key, winner, seen = seat, i0, led0, decided0, top0, winner0, seen0
-        tricks_left = cards - n_played // players
+        _sample(r, deals, guess, j, hand, seat, v.won)
+        at, seen = at0, seen0
         node, path[0], depth = np.int64(0), 0, 1  # not the literal 0: select would compile for it too
-        while tricks_left > 0:
-            card, child = select(tree, node, legal_mask(hands[mover], led), c, rng, stream)
+        while at.seat >= 0:
+            card, child = select(tree, node, legal_mask(hands[at.seat], at.led), c, me.rng, me.stream)
             new = child < 0
             if new:
-                child = expand(tree, node, card, mover)
-            hands[mover] ^= bit(card)
+                child = expand(tree, node, card, at.seat)
             seen |= bit(card)
-            led, decided, top_key, winner = trick_step(trump, led, decided, top_key, winner, mover, card)
-            mover, i = (mover + 1 if mover + 1 < players else 0), i + 1
-            if i == players:
-                tally[winner] += 1
-                mover, i, led, decided, top_key, tricks_left = winner, 0, NO_SUIT, False, -1, tricks_left - 1
+            at = _play(r, at, card)
             if child < 0:
                 break
             path[depth], depth, node = child, depth + 1, child
             if new:
                 break
-        play_out(hands, players, trump, guess[j], tally, mover, i, led, decided, top_key, winner, tricks_left, seen,
-                 v1)  # fmt: skip
+        play_out(r, at, seen)
         for s in range(players):
             rewards[s] = (score(guess[j, s], tally[s]) - low) / span
         backpropagate(tree, path, depth, rewards)
@@ -326,27 +360,20 @@ def ismcts_play(iterations, c, rng, stream, seat, hand, legal, dealer, players, 
 
 
 @njit(cache=True)
-def bid(row: np.ndarray, rng: np.ndarray, stream: int, seat: int, hand: np.uint64, dealer: int, players: int,
-        cards: int, trump: int, turned: int, bids: np.ndarray, n_seen: int, plus_minus_one: bool,
-        truth: np.ndarray) -> int:  # fmt: skip
-    """A strong bot's bid; ``row`` is its bot-table row: ``[MC or MC_V1, samples, bid_samples]``,
-    ``[ISMCTS or ISMCTS_V1, iterations, c, bid_samples]`` or ``[OMNISCIENT, iterations, c]`` (one sample: the
-    ``truth``)."""
+def bid(row: np.ndarray, v: State, p: Params, seat: int, me: Means) -> int:
+    """A strong bot's bid from its seat's view ``v``; ``row`` is its bot-table row: ``[MC or MC_V1, samples,
+    bid_samples]``, ``[ISMCTS or ISMCTS_V1, iterations, c, bid_samples]`` or ``[OMNISCIENT, iterations, c]`` (one
+    sample: ``me.truth``)."""
     samples = 1 if row[0] == OMNISCIENT else int(row[2] if row[0] == MC or row[0] == MC_V1 else row[3])
-    return mc_bid(samples, rng, stream, seat, hand, dealer, players, cards, trump, turned, bids, n_seen, plus_minus_one,
-                  truth, _v1(row))  # fmt: skip
+    return mc_bid(v, p, seat, me, samples)
 
 
 @njit(cache=True)
-def play(row: np.ndarray, rng: np.ndarray, stream: int, seat: int, hand: np.uint64, legal: np.uint64, dealer: int,
-         players: int, cards: int, trump: int, turned: int, bids: np.ndarray, bids_seen: bool, won: np.ndarray,
-         log: np.ndarray, n_played: int, truth: np.ndarray) -> int:  # fmt: skip
-    """A strong bot's card; ``row`` and ``truth`` as for ``bid``."""
+def play(row: np.ndarray, v: State, p: Params, seat: int, me: Means) -> int:
+    """A strong bot's card; ``row``, ``v`` and ``me`` as for ``bid``."""
     if row[0] == MC or row[0] == MC_V1:
-        return pimc_play(int(row[1]), rng, stream, seat, hand, legal, dealer, players, cards, trump, turned, bids,
-                         bids_seen, won, log, n_played, truth, _v1(row))  # fmt: skip
-    return ismcts_play(int(row[1]), row[2], rng, stream, seat, hand, legal, dealer, players, cards, trump, turned, bids,
-                       bids_seen, won, log, n_played, truth, _v1(row))  # fmt: skip
+        return pimc_play(v, p, seat, me, int(row[1]))
+    return ismcts_play(v, p, seat, me, int(row[1]), row[2])
 
 
 @njit(cache=True, inline="always")
@@ -370,25 +397,18 @@ def true_piles(s: State) -> np.ndarray:
 @njit(cache=True)
 def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
     """The one way to ask a strong bot (table row ``row``) for ``seat``'s action, the seat to move. An honest bot
-    is handed the seat's view only: its hand, the public slots (dealer, cards, turned card, trump), the bids the
-    seat sees (B5; others -1), the tricks taken, the cards played, and its private stream
-    ``state.bot_stream(s, seat)``. The cheating ``omniscient`` bot also gets every bid made and ``true_piles``."""
-    sl = s.slots
-    hand = s.hands[seat]
-    if sl[PHASE] == TRUMP:
-        return heuristic_trump(hand)
-    players = s.hands.shape[0]
+    decides from ``state.observe(s, p, seat)`` only (its hand, the public slots, the bids the seat sees under B5,
+    every seat's tricks, the cards played) and its seat's private stream ``state.bot_stream(s, seat)``, never the
+    deal's. The cheating ``omniscient`` bot also gets every bid made and the true piles (``true_piles``)."""
+    v = observe(s, p, seat)
+    if v.slots[PHASE] == TRUMP:
+        return heuristic_trump(v.hands[seat])
     cheat = row[0] == OMNISCIENT
-    seen = np.full(players, -1, np.int64)
-    for other in range(players):
-        if bid_seen(s, p, seat, other) or (cheat and s.bids[other] >= 0):
-            seen[other] = s.bids[other]
+    if cheat:
+        v.bids[:] = s.bids
+        v.slots[BID_TOTAL] = s.slots[BID_TOTAL]
     truth = true_piles(s) if cheat else np.empty(0, np.uint64)
-    rng = bot_stream(s, seat)  # its own private stream only (one-way from the round key), never the deal's
-    if sl[PHASE] == BID:
-        return bid(row, rng, np.int64(0), seat, hand, sl[DEALER], players, sl[CARDS], sl[TRUMP_SUIT], sl[TURNED], seen,
-                   sl[N_BIDS] if p.bidding == OPEN or cheat else 0, p.plus_minus_one, truth)  # fmt: skip
-    n_played = sl[N_PLAYED]
-    return play(row, rng, np.int64(0), seat, hand, legal_cards(s, p), sl[DEALER], players, sl[CARDS], sl[TRUMP_SUIT],
-                sl[TURNED], seen, p.bidding != SECRET or cheat, s.won.copy(), s.log[:n_played].copy(), n_played,
-                truth)  # fmt: skip
+    me = Means(bot_stream(s, seat), np.int64(0), truth, _v1(row))  # stream 0: not the literal, see ismcts_play
+    if v.slots[PHASE] == BID:
+        return bid(row, v, p, seat, me)
+    return play(row, v, p, seat, me)

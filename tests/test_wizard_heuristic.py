@@ -97,7 +97,7 @@ def test_counting_cards_leads_a_king_once_the_ace_and_the_wizards_are_gone():
     hand = "S12 C3"
     for others, expected, v1 in (("S13 W1 C12 C11 H5 H6", "C3", "S12"), ("C13 C12 C11 H5 H6 H7", "S12", "S12")):
         seen = seen_but(hand, others)
-        card = builtin.heuristic_play(cards(hand), cards(hand), seen, -1, -1, 0, 4, 2, 1)
+        card = builtin.heuristic_play(cards(hand), cards(hand), seen, -1, -1, 3, 2, 1)
         assert WIZARD60.names(1 << card) == expected, others
         assert WIZARD60.names(1 << builtin.heuristic_v1_play(cards(hand), -1, -1, 0, 4, 2, 1)) == v1  # no counting
 
@@ -108,7 +108,7 @@ def test_short_of_the_bid_it_takes_with_the_weakest_likely_winner_not_its_wizard
     hand, others = "S7 S13 W1", "S8 S9 H2 H3 H4 H5 C2 C3 C4"
     seen = seen_but(hand, others, "S5") | cards("S5")
     top = key("S5", 0, -1)
-    card = builtin.heuristic_play(cards(hand), cards(hand), seen, 0, top, 1, 4, -1, 1)
+    card = builtin.heuristic_play(cards(hand), cards(hand), seen, 0, top, 2, -1, 1)
     assert WIZARD60.names(1 << card) == "S13"
     assert WIZARD60.names(1 << builtin.heuristic_v1_play(cards(hand), 0, top, 1, 4, -1, 1)) == "W1"
 
@@ -118,7 +118,7 @@ def test_with_the_bid_made_a_forced_trick_is_taken_with_the_strongest_card():
     hand = "H10 H12"
     seen = seen_but(hand, "S2 S3 S4 S5 S6 S7") | cards("H3")
     top = key("H3", 1, 0)
-    card = builtin.heuristic_play(cards(hand), cards(hand), seen, 1, top, 3, 4, 0, 0)
+    card = builtin.heuristic_play(cards(hand), cards(hand), seen, 1, top, 0, 0, 0)
     assert WIZARD60.names(1 << card) == "H12"
     assert WIZARD60.names(1 << builtin.heuristic_v1_play(cards(hand), 1, top, 3, 4, 0, 0)) == "H10"
 

@@ -30,7 +30,7 @@ def perft(rules, s) -> int:
         return 1
     total = 0
     for action in GAME.legal(rules, s):
-        child = st.copy(s)
+        child = st.copy_state(s)
         GAME.apply(rules, child, action)
         total += perft(rules, child)
     return total
@@ -201,7 +201,7 @@ def test_start_refuses_bad_hands():
 def _redeal_others(s, seat: int, gen: np.random.Generator):
     """A copy of ``s`` where every other seat's cards still held and the undealt stack are dealt anew (same
     counts); the seat's own hand, the turned card, the plays and the random streams stay."""
-    t = st.copy(s)
+    t = st.copy_state(s)
     players = len(t.hands)
     played = 0
     for k in range(int(t.slots[st.N_PLAYED])):
@@ -248,7 +248,7 @@ def test_observation_and_strong_decisions_ignore_hidden_cards(bidding, players):
                 checked += 1
             if GAME.decision(r, s) != "trump" and unit < 3:
                 for row in (MC_ROW, ISMCTS_ROW):
-                    mine = strong.act(row, st.copy(s), p, seat)
+                    mine = strong.act(row, st.copy_state(s), p, seat)
                     other = _redeal_others(s, seat, gen)
                     other.rng[:] = gen.integers(0, 2**63, other.rng.shape, dtype=np.uint64)
                     assert strong.act(row, other, p, seat) == mine

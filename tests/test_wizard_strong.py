@@ -13,6 +13,7 @@ import bots.wizard_strong as strong
 from bots.wizard import MC
 from cardsim import new_round, simulate
 from cardsim.cards import WIZARD60, bit
+from cardsim.decisions import BID
 from cardsim.errors import CardsimError
 from cardsim.games.wizard import rules
 from cardsim.games.wizard import state as st
@@ -153,17 +154,22 @@ def test_honest_decisions_do_not_depend_on_hidden_cards(spec, bidding):
 
 
 def mc_bid(hand: str, *, seat_in_order: int, seen_bids=(), plus_minus_one=False, cards=1, turned="S2") -> int:
+    """Seat 0's mc bid from its view (``state.observe``'s shape: its hand, the public slots, the bids it has seen,
+    nothing else), drawing from stream 1 of round (3, 0, 0)."""
     players = 4
     dealer = (0 - seat_in_order - 1) % players
-    bids = np.zeros(players, np.int64)
+    turned = WIZARD60.parse(turned)
+    v = st.new_state(players)
+    v.slots[[st.PHASE, st.MOVER, st.DEALER, st.CARDS, st.TURNED, st.TRUMP_SUIT, st.N_BIDS, st.BID_TOTAL]] = (
+        BID, 0, dealer, cards, turned, rules.SUIT_OF[turned], len(seen_bids), sum(seen_bids))  # fmt: skip
+    v.hands[0] = np.uint64(WIZARD60.mask(hand))
     for i, b in enumerate(seen_bids):
-        bids[(dealer + 1 + i) % players] = b
+        v.bids[(dealer + 1 + i) % players] = b
     rng = np.empty((players + 1, 4), np.uint64)
     seed_streams(rng, np.uint64(3), 0, 0)
-    turned = WIZARD60.parse(turned)
-    return int(strong.bid(table([MC, 8, 64])[0], rng, 1, 0, np.uint64(WIZARD60.mask(hand)), dealer, players, cards,
-                          int(rules.SUIT_OF[turned]), turned, bids, len(seen_bids), plus_minus_one,
-                          np.empty(0, np.uint64)))  # fmt: skip
+    p = st.params(GAME.make_rules({"players": players, "cards": cards, "plus_minus_one": plus_minus_one}))
+    me = strong.Means(rng, 1, np.empty(0, np.uint64), False)
+    return int(strong.bid(table([MC, 8, 64])[0], v, p, 0, me))
 
 
 def test_mc_bid_maximises_the_expected_score():

@@ -97,11 +97,19 @@ class Question(NamedTuple):
     trump: int
 
 
+class Tally(NamedTuple):
+    """What ``completions`` fills, [sample, bid]: the seat's score and tricks when it bids that bid."""
+
+    scores: np.ndarray  # int16[samples, cards + 1]
+    tricks: np.ndarray  # int8[samples, cards + 1], REFUSED where plus_minus_one refused the bid
+
+
 @njit(cache=True)
 def _complete(seed: np.uint64, sample: int, q: Question, p: st.Params, bots: np.ndarray, stop: np.ndarray,
-              strong_bots: np.ndarray | None, scores: np.ndarray, tricks: np.ndarray) -> None:  # fmt: skip
+              strong_bots: np.ndarray | None, out: Tally) -> None:  # fmt: skip
     """One sample of ``completions`` (a function of its own: numba loses writes through NamedTuple fields made
     directly in a prange body)."""
+    scores, tricks = out
     players = p.players
     dealt, s = st.new_state(players), st.new_state(players)
     hands = np.empty(players, np.uint64)
@@ -114,7 +122,7 @@ def _complete(seed: np.uint64, sample: int, q: Question, p: st.Params, bots: np.
         run(s, p, stop, strong_bots)  # to the seat's bid
         if st.apply(s, p, b):
             run(s, p, bots, strong_bots)
-            st.scores(s, points)
+            st.scores(s, p, points)
             scores[sample, b], tricks[sample, b] = points[q.seat], s.won[q.seat]
         else:
             scores[sample, b], tricks[sample, b] = 0, REFUSED
@@ -122,16 +130,16 @@ def _complete(seed: np.uint64, sample: int, q: Question, p: st.Params, bots: np.
 
 @njit(parallel=True, cache=True)
 def completions(seed: np.uint64, q: Question, p: st.Params, bots: np.ndarray, strong_bots: np.ndarray | None,
-                scores: np.ndarray, tricks: np.ndarray) -> None:  # fmt: skip
-    """scores/tricks[sample, b] of ``q.seat`` when it bids b (tricks -1: b refused), one deal per sample for every
+                out: Tally) -> None:  # fmt: skip
+    """out.scores/tricks[sample, b] of ``q.seat`` when it bids b (tricks -1: b refused), one deal per sample for every
     b: the round's state machine plays each completion, stopping at the seat's bid to apply b (``play.run`` with
     the seat's bot id -1), then on with the bots. ``strong_bots``: see ``play.run``."""
-    samples = scores.shape[0]
+    samples = out.scores.shape[0]
     stop = bots.copy()
     stop[q.seat, 0] = -1
     for block in prange((samples + BLOCK - 1) // BLOCK):
         for sample in range(block * BLOCK, min(samples, (block + 1) * BLOCK)):
-            _complete(seed, sample, q, p, bots, stop, strong_bots, scores, tricks)
+            _complete(seed, sample, q, p, bots, stop, strong_bots, out)
 
 
 def hand_features(hand: int, trump: int) -> dict[str, int]:
@@ -155,7 +163,7 @@ def _evaluate(
     scores = np.empty((samples, options), np.int16)
     tricks = np.empty((samples, options), np.int8)
     q = Question(key, np.uint64(hand), seat, np.uint64(turn_from), trump)
-    completions(np.uint64(seed), q, st.params(rules), bots, strong_table(bots), scores, tricks)
+    completions(np.uint64(seed), q, st.params(rules), bots, strong_table(bots), Tally(scores, tricks))
     played = tricks != REFUSED
     table = option_table(range(options), scores, played)
     with np.errstate(invalid="ignore"):

@@ -167,17 +167,12 @@ class Wizard(Game):
     def bot_action(self, rules: WizardRules, state: st.State, row: np.ndarray, advance: bool = False) -> Any:
         if int(state.slots[st.MOVER]) < 0:
             raise CardsimError("the wizard round is over: no bot is to act")
-        s = state if advance else st.copy(state)
+        s = state if advance else self.kernel("copy_state", state)
         code = int(bot_act(s, _params(rules), np.asarray(row, np.float64), int(s.slots[st.MOVER])))
         return self.public_action(rules, int(s.slots[st.PHASE]), code)
 
     def run_bots(self, rules: WizardRules, state: st.State, table: np.ndarray) -> int:
         return int(run(state, _params(rules), table, strong_table(table)))
-
-    def scores(self, rules: WizardRules, state: st.State) -> list[int]:
-        out = np.zeros(rules.players, np.int64)
-        st.scores(state, out)
-        return [int(x) for x in out]
 
     def dealer_of(self, rules: WizardRules, state: st.State) -> int:
         return int(state.slots[st.DEALER])

@@ -60,34 +60,34 @@ def bot_act(s: State, p: Params, row: np.ndarray, seat: int) -> int:
     return builtin.act(int(row[0]), s, p, seat)
 
 
+class Seats(NamedTuple):
+    """Who ``run_builtin`` lets play on, and where it stops."""
+
+    bots: np.ndarray  # float64[players, 5]: the bot table, row[0] the bot id (-1 a Python bot)
+    stops: int  # bit mask of the seats at which it returns (Python and strong bots)
+    plus_minus_one: bool  # B5, for the bids (Params.plus_minus_one)
+
+
 @njit(cache=True)
 def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -> int:
     """Let the built-in bots of ``bots`` (float64[players, 5], row[0] the bot id, -1 a Python bot) play on; returns
     the seat of a -1 whose turn it is, or -1 when the round is over. ``strong_bots`` is None (numba then compiles
     no strong bot) or the bot table (``Lineup.strong_table``). A built-in bot's illegal action is refused too
-    (RULES.md D2): it raises. The loop runs on the State's arrays, unpacked once (see ``state.step``)."""
-    return run_arrays(s.slots, s.hands, s.dealt, s.bids, s.won, s.log, s.rng, s.bot_rng, p.plus_minus_one,
-                      p.bidding, bots, strong_bots)  # fmt: skip
-
-
-@njit(cache=True)
-def run_arrays(slots, hands, dealt, bids, won, log, rng, bot_rng, pm1, bidding, bots, strong_bots) -> int:
-    """``run`` on the State's arrays and rule scalars (no NamedTuple crosses the hot calls, see ``state.step``):
-    the built-in bots play on in ``run_builtin``, a strong seat is asked here (its State and Params rebuilt in
-    the branch numba prunes when ``strong_bots`` is None) and its action applied, refused if illegal."""
-    players = hands.shape[0]
+    (RULES.md D2): it raises. The built-in bots play on in ``run_builtin``, on the State's arrays unpacked once
+    (no State crosses the hot calls, see ``state.step``); a strong seat is asked here (in the branch numba prunes
+    when ``strong_bots`` is None) and its action applied, refused if illegal."""
+    slots, hands, _, bids, won, log, rng, _ = s
+    pm1 = p.plus_minus_one
     stops = np.int64(0)  # not the literal 0: run_builtin would be compiled for Literal[int](0) too
-    for seat in range(players):
+    for seat in range(hands.shape[0]):
         if bots[seat, 0] < 0 or (strong_bots is not None and strong_bots[seat, 0] >= builtin.MC):
             stops |= 1 << seat
+    seats = Seats(bots, stops, pm1)
     while True:
-        seat = run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops, None)
+        seat = run_builtin(slots, hands, bids, won, log, rng, seats, None)
         if strong_bots is None or seat < 0 or bots[seat, 0] < 0:
             return seat
-        none = np.empty(0, np.int64)
-        action = strong.act(strong_bots[seat], State(slots, hands, dealt, bids, won, log, rng, bot_rng),
-                            Params(players, pm1, bidding, none, none), seat)  # fmt: skip
-        if not step(slots, hands, bids, won, log, pm1, action):
+        if not step(slots, hands, bids, won, log, pm1, strong.act(strong_bots[seat], s, p, seat)):
             raise BotFailure("a strong wizard bot chose an illegal action")
 
 
@@ -112,14 +112,15 @@ def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray |
 
 
 @njit(cache=True, _nrt=False)
-def run_builtin(slots, hands, bids, won, log, rng, pm1, bots, stops: int, checks: np.ndarray | None) -> int:
-    """The built-in bots play on until a seat of the bit mask ``stops`` is to move (returned) or the round is
-    over (-1); an illegal action of theirs is refused too (RULES.md D2): it raises. Bids and cards run in
-    registers (``state.make_bid``, ``state.play_card``). It counts no references (``_nrt=False``: it allocates
-    nothing and calls no strong bot): numba's atomic reference counts of every array at each call cost random
-    rounds a tenth of their time. ``checks``: None, or the unit's ``--check`` row (``cardsim.audit``;
-    ``state.audit_bid``, ``state.audit_card``)."""
+def run_builtin(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndarray | None) -> int:
+    """The built-in bots of ``seats.bots`` play on until a seat of the bit mask ``seats.stops`` is to move
+    (returned) or the round is over (-1), on the State's arrays; an illegal action of theirs is refused too
+    (RULES.md D2): it raises. Bids and cards run in registers (``state.make_bid``, ``state.play_card``). It
+    counts no references (``_nrt=False``: it allocates nothing and calls no strong bot): numba's atomic reference
+    counts of every array at each call cost random rounds a tenth of their time. ``checks``: None, or the unit's
+    ``--check`` row (``cardsim.audit``; ``state.audit_bid``, ``state.audit_card``)."""
     players = hands.shape[0]
+    bots, stops, pm1 = seats
     while True:
         seat = slots[MOVER]
         if seat < 0 or (stops >> seat) & 1:
@@ -192,8 +193,9 @@ def _play_block(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong
     dealers, turned, trumps, bids, tricks, points = out
     count, players = dealers.shape[0], bots.shape[0]
     s = new_state(players)
-    slots, hands, dealt, bid, won, log, rng, bot_rng = s
-    schedule, fixed, pm1, bidding = p.schedule, p.fixed_trumps, p.plus_minus_one, p.bidding
+    slots, hands, dealt, bid, won, log, rng, _ = s
+    schedule, fixed = p.schedule, p.fixed_trumps
+    seats = Seats(bots, np.int64(0), p.plus_minus_one)  # no stop: a batch seats compiled bots only
     for u in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
         for r in range(schedule.shape[0]):
             dealer = -1 if r == 0 else (dealers[u, 0] + r) % players  # B2: the deal rotates (once a round)
@@ -201,13 +203,15 @@ def _play_block(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong
             if strong_bots is None and checks is not None:
                 row = checks[u]  # one view (each costs atomic reference counts)
                 audit_deal(row, dealt, schedule[r], slots[TURNED])
-                run_builtin(slots, hands, bid, won, log, rng, pm1, bots, np.int64(0), row)  # no literal: see run
+                run_builtin(slots, hands, bid, won, log, rng, seats, row)
                 if audit.end(row, players, players * schedule[r]):
                     raise BotFailure("a wizard round broke an invariant (--check)")
             elif checks is not None:
                 checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots))
+            elif strong_bots is None:
+                run_builtin(slots, hands, bid, won, log, rng, seats, None)  # ``run`` without its strong seats
             else:
-                run_arrays(slots, hands, dealt, bid, won, log, rng, bot_rng, pm1, bidding, bots, strong_bots)
+                run(s, p, bots, strong_bots)
             dealers[u, r], turned[u, r], trumps[u, r] = slots[DEALER], slots[TURNED], slots[TRUMP_SUIT]
             for seat in range(players):
                 bids[u, r, seat], tricks[u, r, seat] = bid[seat], won[seat]

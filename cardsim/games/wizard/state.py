@@ -3,8 +3,10 @@ turned, bids from the dealer's left, tricks, scores.
 
 Every driver is a loop over these functions: the batch kernel (``play.simulate_games``), the plain-Python driver
 (``Wizard`` hooks in ``game.py``), the bid advice completions (``advise.py``) and the strong bots' play-outs
-(``bots.wizard_strong``, over the register-level ``rules.trick_step`` that ``apply`` itself uses). Nothing else
-advances a bid or a trick.
+and searches (``bots.wizard_strong``, over ``advance_trick``, the register-level card step that ``apply`` itself
+uses). Nothing else advances a bid or a trick. The strong bots decide from ``observe(s, p, seat)``, the seat's
+view as a State, and draw from ``bot_stream(s, seat)``, the seat's private stream; ``copy_state`` copies a round
+and ``scores(s, p, out)`` scores it, as in every game.
 
 State (a NamedTuple of fixed-shape arrays; ``players`` = the round's number of players, 3..6; arrays are sized
 for ``players``, not MAX_PLAYERS, so that a copy is the round and nothing more)::
@@ -37,7 +39,8 @@ Slots::
     WINNER    the seat winning the trick so far
     N_PLAYED  cards played in the round (rows of ``log``)
     TRICK     tricks finished
-    SEED, UNIT, SUB   the round key (seed as int64 bits): for the strong bots' private streams, seeded on first use
+    SEED, UNIT, SUB   the round key (seed as int64 bits): for the strong bots' private streams, seeded on first use;
+              ``observe`` blanks them
     BOT_SEEDED  bit ``seat`` set once ``bot_rng[seat]`` is seeded
 
 Actions are ints: a bid as itself (0..cards), a card as its WIZARD60 index (0..59), a trump suit 0..3 (S H D C).
@@ -272,22 +275,34 @@ def store_trick(slots: np.ndarray, players: int, seat: int, pos: int, led: int, 
 
 
 @njit(cache=True, inline="always")
-def play_card(hands: np.ndarray, won: np.ndarray, log: np.ndarray, trump: int, cards: int, seat: int, pos: int,
-              led: int, decided: bool, top_key: int, winner: int, n_played: int, trick: int,
-              card: int) -> tuple:  # fmt: skip
-    """B6/B7 in registers, the one card step (``step`` and the compiled fast loop ``play.run`` both use it):
-    ``seat`` plays the (legal) ``card``; returns the registers after it (as ``load_trick``), the next seat -1 when
-    the round is over. A full trick goes to its winner (``won``), who leads the next."""
+def advance_trick(hands: np.ndarray, won: np.ndarray, trump: int, cards: int, seat: int, pos: int, led: int,
+                  decided: bool, top_key: int, winner: int, trick: int, card: int) -> tuple:  # fmt: skip
+    """B6/B7 in registers, the one place a trick advances (``play_card``, hence ``apply`` and the fast loops, and
+    the strong bots' play-outs and searches): ``seat`` plays the (legal) ``card``; returns (next seat, pos, led,
+    decided, top_key, winner, tricks finished) after it, the next seat -1 when the round is over. A full trick
+    goes to its winner (``won``), who leads the next."""
     players = hands.shape[0]
     hands[seat] ^= bit(card)
-    log[n_played, 0], log[n_played, 1] = seat, card
     led, decided, top_key, winner = trick_step(trump, led, decided, top_key, winner, seat, card)
     pos += 1
     if pos < players:
-        return seat + 1 if seat + 1 < players else 0, pos, led, decided, top_key, winner, n_played + 1, trick
+        return seat + 1 if seat + 1 < players else 0, pos, led, decided, top_key, winner, trick
     won[winner] += 1
     trick += 1
-    return winner if trick < cards else -1, 0, NO_SUIT, False, -1, winner, n_played + 1, trick
+    return winner if trick < cards else -1, 0, NO_SUIT, False, -1, winner, trick
+
+
+@njit(cache=True, inline="always")
+def play_card(hands: np.ndarray, won: np.ndarray, log: np.ndarray, trump: int, cards: int, seat: int, pos: int,
+              led: int, decided: bool, top_key: int, winner: int, n_played: int, trick: int,
+              card: int) -> tuple:  # fmt: skip
+    """B6/B7 in registers, the one card step of the round (``step`` and the compiled fast loop ``play.run`` both
+    use it): ``seat`` plays the (legal) ``card``, noted in ``log``; returns the registers after it (as
+    ``load_trick``), the next seat -1 when the round is over (``advance_trick``)."""
+    log[n_played, 0], log[n_played, 1] = seat, card
+    seat, pos, led, decided, top_key, winner, trick = advance_trick(hands, won, trump, cards, seat, pos, led, decided,
+                                                                    top_key, winner, trick, card)  # fmt: skip
+    return seat, pos, led, decided, top_key, winner, n_played + 1, trick
 
 
 @njit(cache=True, inline="always")
@@ -364,7 +379,7 @@ def bid_seen(s: State, p: Params, viewer: int, seat: int) -> bool:
 
 
 @njit(cache=True)
-def scores(s: State, out: np.ndarray) -> None:
+def scores(s: State, p: Params, out: np.ndarray) -> None:
     """B8: every seat's score of the finished round into ``out`` (int64[players])."""
     for seat in range(s.hands.shape[0]):
         out[seat] = score(s.bids[seat], s.won[seat])
@@ -431,9 +446,11 @@ def audit_card(row: np.ndarray, hands: np.ndarray, won: np.ndarray, seat: int, c
     return broken
 
 
-def copy(s: State) -> State:
-    """A copy of the round, its random streams included."""
-    return State(*(a.copy() for a in s))
+@njit(cache=True)
+def copy_state(s: State) -> State:
+    """A copy of every array: the same round with the same random draws to come."""
+    return State(s.slots.copy(), s.hands.copy(), s.dealt.copy(), s.bids.copy(), s.won.copy(), s.log.copy(),
+                 s.rng.copy(), s.bot_rng.copy())  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -447,3 +464,29 @@ def copy_to(dst: State, src: State) -> None:
     dst.log[:] = src.log
     dst.rng[:] = src.rng
     dst.bot_rng[:] = src.bot_rng
+
+
+@njit(cache=True)
+def observe(s: State, p: Params, seat: int) -> State:
+    """What ``seat`` may see now, as a State with the rest blanked (a strong bot decides from it, drawing from its
+    own stream only: ``bot_stream``). Kept: its own hand (now and as dealt), the public slots (phase, seat to move,
+    dealer, cards, turned card, trump, bids made, the trick in progress, cards played, tricks finished), every
+    seat's tricks and the cards played (``log``, N_PLAYED rows). The bids it may see under the variant
+    (``bid_seen``, B5), -1 for the others, and BID_TOTAL their sum. Zero: the other hands (and so the undealt
+    stack), the rows of ``log`` not played this round, the streams and the round's key (SEED, UNIT, SUB,
+    BOT_SEEDED)."""
+    players = s.hands.shape[0]
+    v = new_state(players)
+    v.slots[:] = s.slots
+    v.slots[SEED], v.slots[UNIT], v.slots[SUB], v.slots[BOT_SEEDED] = 0, 0, 0, 0
+    v.hands[seat], v.dealt[seat] = s.hands[seat], s.dealt[seat]
+    total = 0
+    for other in range(players):
+        if bid_seen(s, p, seat, other):
+            v.bids[other] = s.bids[other]
+            total += s.bids[other]
+        v.won[other] = s.won[other]
+    v.slots[BID_TOTAL] = total
+    for k in range(s.slots[N_PLAYED]):
+        v.log[k, 0], v.log[k, 1] = s.log[k, 0], s.log[k, 1]
+    return v
