@@ -31,9 +31,26 @@ def play_round(
     one decision at a time (``Game.bot_action``, drawing as they do in the batch), so that a failing decision of
     theirs is reported like a Python bot's (RULES.md D2). ``check`` (``--check``): every step is stepped and
     followed by the round's invariants (``Game.check_state``), and a Python bot's observation must show no card
-    its seat may not see."""
+    its seat may not see. A compiled bot that fails while the compiled bots play on (``BotFailure``) is named by
+    playing the round again, stepped (the same draws, D3)."""
+    args = (game, rules, lineup, seed, unit, sub, in_game, dealer)
+    if stepped or check:
+        return _play_round(*args, True, check)
+    try:
+        return _play_round(*args, False, False)
+    except BotFailure:
+        pass  # the error is raised below, outside this handler: its traceback would only repeat the kernel's
+    _play_round(*args, True, False)
+    where = f"game {unit}, round {sub}" if in_game else f"round {unit}"
+    raise CardsimError(f"{game.name}, seed {seed}, {where}: a compiled bot's decision failed, but not when replayed "
+                       "one decision at a time (a bug in cardsim: please report it)")  # fmt: skip
+
+
+def _play_round(
+    game: Any, rules: Any, lineup: Lineup, seed: int, unit: int, sub: int, in_game: bool, dealer: int,
+    stepped: bool, check: bool,
+) -> Any:  # fmt: skip
     state = game.deal(rules, seed, unit, sub, dealer, in_game)
-    stepped = stepped or check
     table = np.full_like(lineup.table, -1) if stepped else lineup.table
     rngs: dict[int, random.Random] = {}
     while (seat := game.run_bots(rules, state, table)) >= 0:
@@ -46,7 +63,7 @@ def play_round(
             try:
                 answer = game.bot_action(rules, state, lineup.table[seat], advance=True)
             except BotFailure as failure:
-                raise where.error(label, failure.args[0]) from None
+                raise where.error(label, str(failure)) from None  # the message and its values (seat, cards)
         else:
             rng = rngs.setdefault(seat, random.Random(bot_seed(seed, unit, sub, seat)))
             method = getattr(bot, BOT_METHODS[game.decision(rules, state)])

@@ -15,4 +15,21 @@ class BotFailure(Exception):
 
     A kernel cannot format the details. ``Game.run`` catches it and replays the failing unit one decision at a time
     to raise the ``CardsimError`` that names the bot, game, seed, round, seat, decision and the legal actions.
+    A kernel may raise it with values after the message (``raise BotFailure("seat, cards played:", seat, n)``):
+    ``str`` shows them all, comma-separated after the message.
     """
+
+    def __str__(self) -> str:
+        head, *values = self.args or ("",)
+        return " ".join([str(head), *([", ".join(str(v) for v in values)] if values else [])])
+
+
+def bot_failure(exc: BaseException) -> BotFailure | None:
+    """The ``BotFailure`` that ``exc`` is or stands for, else None: numba reports an exception raised in a
+    parallel loop (``prange``, every batch kernel's) as a ``SystemError`` ("returned a result with an exception
+    set") whose ``__context__`` is the kernel's exception."""
+    if isinstance(exc, BotFailure):
+        return exc
+    if isinstance(exc, SystemError) and isinstance(exc.__context__, BotFailure):
+        return exc.__context__
+    return None

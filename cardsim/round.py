@@ -23,9 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from cardsim.errors import CardsimError
+from cardsim.errors import BotFailure, CardsimError
 from cardsim.games import Game, get_game
 from cardsim.lineup import builtin_row
+from cardsim.protocol import Seat
 from cardsim.rng import bot_seed, check_index, check_seed
 
 
@@ -76,7 +77,12 @@ class Round:
         if self.done:
             raise CardsimError("the round is over: no bot is to act")
         row = builtin_row(name, self.game.name, self.game.builtin_bots, self.game.bot_settings)
-        return self.game.bot_action(self.rules, self.state, row)
+        try:
+            return self.game.bot_action(self.rules, self.state, row)
+        except BotFailure as failure:  # e.g. a strong bot's sampler found no deal: D2's message, as in a run
+            label = self.game.decision_label(self.rules, self.state)
+            where = Seat(name, self.to_move, self.game.name, self.seed, self.unit, self.sub, self.game_no is not None)
+            raise where.error(label, str(failure)) from None
 
     @property
     def scores(self) -> list[int] | None:

@@ -1,6 +1,11 @@
 """A fuzz of the command line (issue 13): random values, good and bad, for every option of every command. Each run
 must end with exit code 0, or exit code 2 and one line ``cardsim: error: ...``: never a traceback, and never an
-existing file overwritten without ``--force``."""
+existing file overwritten without ``--force``.
+
+A line that would run a strong bot's kernels (a cheating bot allowed by ``--allow-cheating``, ``warmup --strong``
+or ``warmup --replay``) also names an unknown game, so that it is refused before any kernel compiles: cold, those
+kernels take minutes. The valid ``warmup`` lines warm the random and heuristic lineups' kernels and the bid
+advice's, which the other lines (and the rest of the suite) compile anyway."""
 
 from __future__ import annotations
 
@@ -18,10 +23,12 @@ from cardsim.cli import main
 
 EXAMPLES = str(Path(__file__).resolve().parent.parent / "bots" / "examples.py")
 GAMES = ["differenzler", "wizard", "callpartner", "Wizard", "chess", ""]
+KNOWN = {"differenzler", "wizard", "callpartner"}  # the games that GAMES names, in any case
 SIZES = ["1", "3", "12", "0", "-2", "x", "2.5", "1e3", ""]
 COMMON = {
     "--bots": ["random", "heuristic", "heuristic,random", "random,random,random,random", "nobody", "", ",,",
-               f"{EXAMPLES}:Cautious", f"{EXAMPLES}:NoSuchBot", "missing.py:Bot", "mc:samples=0", "random:x=1"],
+               f"{EXAMPLES}:Cautious", f"{EXAMPLES}:NoSuchBot", "missing.py:Bot", "mc:samples=0", "random:x=1",
+               "omniscient:iterations=1", "random,omniscient"],
     "--seed": ["0", "7", "random", "-1", str(2**64), "x", ""],
     "--rule": ["exact_bonus=10", "exact_bonus=10.5", "exact_bonus=x", "nosuch=1", "bidding=secret", "cards=3",
                "schedule=tournament", "all_pass=dealer_forced", "discards_count=false", "=", "x", ""],
@@ -29,6 +36,7 @@ COMMON = {
     "--cards": ["1", "3", "15", "0", "99", "x"],
     "--json": None,
     "--check": None,
+    "--allow-cheating": None,
 }  # fmt: skip
 RUN = {"--threads": ["1", "2", "0", "-1", "999", "x"], "--progress": None, "--no-progress": None}
 COMMANDS = {
@@ -47,15 +55,19 @@ COMMANDS = {
                "--bots": ["heuristic", "random", "nobody"], "--samples": SIZES, "--seed": ["0", "-1", "x"],
                "--rule": COMMON["--rule"], "--json": None},
     "info": {},
+    "warmup": {"--strong": None, "--replay": None, "--jobs": ["1", "2", "0", "x"], "--progress": None,
+               "--no-progress": None},
 }  # fmt: skip
 
 
 @st.composite
 def command_lines(draw) -> list[str]:
-    """One command line: a command, a game, some options with values from their pools (a size always given, so
-    that a valid line runs small)."""
+    """One command line: a command, a game (warmup: up to two), some options with values from their pools (a size
+    always given, so that a valid line runs small; see the module's docstring for the strong bots' kernels)."""
     command = draw(st.sampled_from(sorted(COMMANDS)))
-    argv = [command, draw(st.sampled_from(GAMES))]
+    many = command == "warmup"
+    games = draw(st.lists(st.sampled_from(GAMES), max_size=2)) if many else [draw(st.sampled_from(GAMES))]
+    argv = [command, *games]
     if command in ("simulate", "tournament"):
         argv += [draw(st.sampled_from(["--rounds", "--games"])), draw(st.sampled_from(SIZES))]
     if command == "ladder":
@@ -67,6 +79,9 @@ def command_lines(draw) -> list[str]:
     options = COMMANDS[command]
     for name in draw(st.lists(st.sampled_from(sorted(options)), max_size=5, unique=True)) if options else []:
         argv += [name] if options[name] is None else [name, draw(st.sampled_from(options[name]))]
+    cheating = "--allow-cheating" in argv and "omniscient" in " ".join(argv)
+    if (cheating or "--strong" in argv or "--replay" in argv) and all(g.lower() in KNOWN for g in games):
+        argv[1 : 1 if many else 2] = ["chess"]  # refused before a strong bot's kernels compile (minutes, cold)
     return argv
 
 

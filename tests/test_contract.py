@@ -141,12 +141,16 @@ def test_an_illegal_decision_of_a_compiled_bot_names_bot_seed_round_seat_decisio
 @pytest.mark.parametrize("game, rules", CASES, ids=IDS)
 def test_checked_runs_of_every_bot_and_variant_keep_the_invariants_and_the_numbers(game, rules):
     """``check=True`` (``--check``): the round's invariants after every step of every built-in bot (the compiled
-    kernels) and every strong bot (the Python driver, stepped), over whole rounds and games: no breach, and the
-    same numbers as unchecked runs."""
+    kernels: random and heuristic together, then every other fast bot of the game's registry, e.g. heuristic_v1
+    and Wizard's rulebased) and every strong bot (the Python driver, stepped), over whole rounds and games: no
+    breach, and the same numbers as unchecked runs."""
     g = get_game(game)
     rule_set = g.make_rules(rules)
     seats = g.seats(rule_set)
-    for bots, engine in ((["heuristic", "random"], "auto"), (STRONG_BOTS[game], "python")):
+    others = [b for b, i in g.builtin_bots.items() if i < FIRST_STRONG and b not in ("heuristic", "random")]
+    assert len(others) < seats  # each seated at least once next to a heuristic
+    lineups = [(["heuristic", "random"], "auto")] + ([(["heuristic", *others], "auto")] if others else [])
+    for bots, engine in (*lineups, (STRONG_BOTS[game], "python")):
         lineup = g.lineup(",".join((bots * seats)[:seats]), rule_set, allow_cheating=True)
         for games, count in ((False, 20 if engine == "auto" else 2), (True, 2 if engine == "auto" else 1)):
             plain = g.run(rule_set, lineup, 13, 40, count, games, engine=engine)

@@ -8,6 +8,12 @@ case once: 25769db9 -> 024c55e1). Wizard's ``heuristic`` became the calibrated o
 play ``heuristic_v1``, the old heuristic, with their old digests; its strong bots then rolled out with it, and the
 old strong case plays ``mc_v1`` and ``ismcts_v1`` with its old digest. Differenzler's ``heuristic`` then became
 the calibrated one: its old cases play ``heuristic_v1`` with their old digests.
+
+The strong bots play single rounds and whole games in every game (call-partner's ``ismcts`` too); the whole-game
+cases and call-partner's ``ismcts`` rounds were added with the digests of commit c29f848 (the same as b3b9f8a's).
+``cardsim tournament`` needs no cases of its own: its rows come from the same ``Game.run`` and batch kernel as
+``simulate``'s, one run per seat rotation of the lineup (its standings are computed from the same batches by
+``cardsim.tournament``'s ``DealStats``).
 """
 
 from __future__ import annotations
@@ -65,8 +71,9 @@ def digest(rows: pd.DataFrame) -> str:
 STRONG = {
     "differenzler": ("mc:samples=3:bid_samples=2", "ismcts:iterations=12:bid_samples=2"),
     "wizard": ("mc:samples=3:bid_samples=2", "ismcts:iterations=12:bid_samples=2"),
-    "callpartner": ("mc:samples=3:bid_samples=2:contract_samples=2",),
-}
+    "callpartner": ("mc:samples=3:bid_samples=2:contract_samples=2",
+                    "ismcts:iterations=12:bid_samples=2:contract_samples=2"),
+}  # fmt: skip
 
 # (game, bots, rules, size) -> digest. Random and heuristic lineups must never move; see the module docstring.
 CASES = {
@@ -76,6 +83,7 @@ CASES = {
     ("differenzler", "heuristic_v1,{mc},{ismcts},random", None, ("rounds", 3)): "82fe0bcac60f51e0",
     ("differenzler", "DigestBot,heuristic_v1,random,heuristic_v1", "predictions=open", ("games", 2)): "c2976563d23bbf18",
     ("differenzler", "heuristic,random,heuristic_v1,heuristic", "predictions=open", ("games", 20)): "9266911fb0d129a2",
+    ("differenzler", "{mc},heuristic,{ismcts},random", None, ("games", 2)): "470ada9b352cbca9",
     ("wizard", "random", None, ("games", 10)): "b3abf7cb90b72143",
     ("wizard", "heuristic_v1,random,heuristic_v1", "players=3,bidding=secret", ("rounds", 400)): "e05546c3b4d1719f",
     ("wizard", "heuristic_v1", "players=6,plus_minus_one=true,schedule=five_rounds", ("games", 10)): "19650035d503cc9a",
@@ -85,11 +93,14 @@ CASES = {
     ("wizard", "DigestBot,heuristic_v1,random", "players=3,plus_minus_one=true", ("games", 2)): "96bcb6e6d494ad2a",
     ("wizard", "heuristic", "players=6,plus_minus_one=true,schedule=five_rounds", ("games", 10)): "409a7f813dc41237",
     ("wizard", "heuristic,random,rulebased", "players=3,bidding=secret", ("rounds", 400)): "7edbc6641997af89",
+    ("wizard", "{mc},heuristic,{ismcts},random,heuristic_v1,rulebased", "players=6,schedule=five_rounds", ("games", 2)): "6ac5e93eaeca389b",
     ("callpartner", "random", None, ("rounds", 400)): "7fabbbb742fcde51",
     ("callpartner", "heuristic,random,heuristic", "players=3,all_pass=dealer_forced", ("games", 5)): "880feaa763c39235",
     ("callpartner", "heuristic", "players=5,discards_count=false", ("rounds", 400)): "bb7c533cf961984b",
     ("callpartner", "{mc},heuristic,random,heuristic", None, ("rounds", 3)): "024c55e1bb9a1634",
     ("callpartner", "DigestBot,heuristic,random,heuristic", "all_pass=dealer_forced", ("games", 2)): "b27b1f39e3054e74",
+    ("callpartner", "{mc},heuristic,{ismcts},random", "max_deals=3", ("games", 2)): "ec604d9948ff8172",
+    ("callpartner", "heuristic,{ismcts},random", "players=3,all_pass=dealer_forced", ("rounds", 20)): "e77de164f4efa474",
 }
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from cardsim.cards import SUIT_SYMBOLS, SUITS, Deck
 from cardsim.decisions import BID, CALL, CARD, DECISIONS, DISCARD, PREDICT, TRUMP
 from cardsim.driver import play_round
-from cardsim.errors import BotFailure, CardsimError
+from cardsim.errors import BotFailure, CardsimError, bot_failure
 from cardsim.lineup import FIRST_STRONG, Lineup, Setting, make_lineup
 from cardsim.options import make_rules
 from cardsim.protocol import card_index
@@ -90,16 +90,20 @@ class Game(ABC):
         failing unit is found by re-running halves of the range (a few times its time), then replayed one decision
         at a time with the same draws (D3), which raises the ``CardsimError`` naming the bot, seed, round, seat,
         decision, the illegal action and the legal ones. ``check``: the round's invariants are checked after every
-        step too (``--check``), a broken one reported the same way."""
+        step too (``--check``), a broken one reported the same way. (A ``BotFailure`` raised in a batch kernel's
+        parallel loop reaches here as numba's ``SystemError`` around it: ``errors.bot_failure``.)"""
         try:
             return self.batch(rules, lineup, seed, start, count, games, check=check, **options)
-        except BotFailure:
-            pass  # the error is raised below, outside this handler: its traceback would only repeat the kernel's
-        while count > 1:
+        except (BotFailure, SystemError) as exc:
+            if bot_failure(exc) is None:
+                raise
+        while count > 1:  # the error is raised below, outside the handler: its traceback would repeat the kernel's
             try:
                 self.batch(rules, lineup, seed, start, count // 2, games, check=check, **options)
                 start, count = start + count // 2, count - count // 2
-            except BotFailure:
+            except (BotFailure, SystemError) as exc:
+                if bot_failure(exc) is None:
+                    raise
                 count //= 2
         self.play_unit_py(rules, lineup, seed, start, games, stepped=True, check=check)
         raise CardsimError(f"{self.name}, seed {seed}: a compiled bot's decision failed in unit {start}, but not when "
