@@ -226,7 +226,10 @@ def sample_with_call(rng: np.ndarray, stream: int, samples: int, info: tuple, v:
             from_kitty[s] |= card
     w = KITTY_OF[players] / (HAND_OF[players] + KITTY_OF[players])
     kitty_weight = w * deal_weight(unseen, counts, from_kitty, known)
-    share = kitty_weight / (deal_weight(unseen, counts, elsewhere, known) + kitty_weight)
+    total = deal_weight(unseen, counts, elsewhere, known) + kitty_weight
+    if total == 0.0:  # no deal fits the view: sample_view says so, in the same words in every game
+        sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, v.n)
+    share = kitty_weight / total
     in_kitty = np.int64(0)  # not the literal 0: _sampled would compile for it too
     for _ in range(samples):
         in_kitty += (next_u64(rng, stream) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < share

@@ -1,14 +1,22 @@
 """Issue 6 item 1: info sets and the exact deal sampler: every sample consistent, exact counts, unbiased draws."""
 
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import STRONG_BOTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit, prange
 
+import cardsim
+from cardsim import CardsimError, new_round
 from cardsim.cards import JASS36
+from cardsim.cli import main
 from cardsim.errors import BotFailure
+from cardsim.games import GAMES, get_game
 from cardsim.games.differenzler.rules import PUUR, SUIT_MASK
 from cardsim.infoset import (
     count_deals,
@@ -21,6 +29,8 @@ from cardsim.infoset import (
     sample_view,
 )
 from cardsim.rng import seed_streams
+
+EXAMPLES = str(Path(__file__).resolve().parent.parent / "bots" / "examples.py")
 
 
 def streams(seed: int) -> np.ndarray:
@@ -231,6 +241,125 @@ def test_a_failed_deal_sample_of_a_strong_bot_is_one_error_in_every_game():
         sample_view(streams(1), 0, np.uint64(0b1111), *arrays([3, 1], [0, 0b1111], [0, 0]), hands, 2, 7)
     sample_view(streams(1), 0, np.uint64(0b1111), *arrays([2, 2], [0, 0], [0, 0]), hands, 2, 7)
     assert all(int(a) | int(b) == 0b1111 and int(a) & int(b) == 0 for a, b in hands)
+
+
+def give_a_card(g, rules, state, seat: int, called_first: bool = True) -> None:
+    """Break a round on purpose: ``seat`` gets a card of another seat, so its information set has one unseen card
+    fewer than the hidden hands hold, and no deal fits it (a stand-in for a bug in it). The card: a call-partner
+    round's called card if another seat holds it (``called_first``; see the test of the defenders below), else
+    the lowest card of the next seat that holds one."""
+    hands = state.hands
+    called = g.record(rules, state).get("called_card") if called_first else None
+    card = np.uint64(1) << np.uint64(g.deck.parse(called)) if called else np.uint64(0)
+    holders = [s for s in range(len(hands)) if s != seat and hands[s] & card]
+    if not holders:
+        holders = [next(s % len(hands) for s in range(seat + 1, seat + len(hands)) if hands[s % len(hands)])]
+        card = hands[holders[0]] & (~hands[holders[0]] + np.uint64(1))  # its lowest card
+    hands[holders[0]] ^= card
+    hands[seat] |= card
+
+
+def break_before_first_card(g, seat: int, monkeypatch) -> None:
+    """Every round dealt from now on is broken (``give_a_card``) once, just before the first card decision of
+    ``seat`` that ``Game.run_bots`` meets: whether the compiled bots play on through it (a run with a Python bot)
+    or every seat is asked one decision at a time (the stepped replay that names a failure)."""
+    run_bots, broken = g.run_bots, []
+
+    def breaking(rules, state, table):
+        if (g.to_move(rules, state) == seat and g.decision(rules, state) == "card"
+                and not any(b is state for b in broken)):  # fmt: skip
+            give_a_card(g, rules, state, seat)
+            broken.append(state)
+        return run_bots(rules, state, table)
+
+    monkeypatch.setattr(g, "run_bots", breaking)
+
+
+@njit
+def _failing_unit(unit: int) -> None:
+    if unit >= 0:
+        raise BotFailure("a compiled bot failed (a stand-in for a batch kernel)")
+
+
+@njit(parallel=True)
+def failing_kernel(units: int) -> None:
+    """How a batch kernel fails: a ``BotFailure`` raised in its parallel loop, which numba reports as a
+    ``SystemError`` around it."""
+    for u in prange(units):
+        _failing_unit(u)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_failed_deal_sample_in_a_round_a_run_or_the_cli_is_one_error_naming_game_seed_round_seat_and_decision(
+        game, monkeypatch, capsys):  # fmt: skip
+    """Issue 13.6, the whole path: a strong bot whose seat's view fits no deal (the round broken on purpose) stops
+    ``Round.bot_action``, ``cardsim.simulate`` (a batch kernel failing at unit 1, found by halving, then the unit
+    replayed one decision at a time), and the CLI's ``simulate`` and ``replay`` with Python bots (the driver
+    playing the compiled bots on) with ONE ``CardsimError`` (exit 2, one line) in RULES D2's form, naming the
+    game, seed, round, seat and decision, and the sampler's values (seat, cards played). Before: ``Round`` raised
+    the kernel's bare ``BotFailure``, a batch kernel's failure escaped as numba's ``SystemError``, the driver
+    dropped the values, and a replay raised the bare ``BotFailure``."""
+    g = get_game(game)
+    strong, seats = STRONG_BOTS[game][0], g.seats()
+
+    def expected(seat: int, round: int, label: str = r"trick \d+, card \d+") -> str:
+        return (rf"bot '{re.escape(strong)}' \(seat {seat}\) in {game}, seed 8, round {round}, {label}: no deal "
+                rf"fits the information set of the strong bot's seat \(a bug in it\); seat, cards played: {seat}, "
+                r"\d+")  # fmt: skip
+
+    r = new_round(game, seed=8, round=2)
+    while r.decision != "card":
+        r.play(r.bot_action("heuristic"))
+    seat, label = r.to_move, g.decision_label(r.rules, r.state)
+    r.bot_action(strong)  # the round as dealt fits
+    give_a_card(g, r.rules, r.state, seat)
+    with pytest.raises(CardsimError) as error:
+        r.bot_action(strong)
+    assert re.fullmatch(expected(seat, 2, re.escape(label)), str(error.value)), str(error.value)
+
+    break_before_first_card(g, 0, monkeypatch)
+    batch = g.batch
+
+    def failing_at_unit_1(rules, lineup, seed, start, count, games, **options):
+        if start <= 1 < start + count:
+            failing_kernel(count)
+        return batch(rules, lineup, seed, start, count, games, **options)
+
+    monkeypatch.setattr(g, "batch", failing_at_unit_1)
+    with pytest.raises(CardsimError) as error:
+        cardsim.simulate(game, [strong] + ["heuristic"] * (seats - 1), rounds=3, seed=8, threads=1, progress=False)
+    assert re.fullmatch(expected(0, 1), str(error.value)), str(error.value)
+
+    monkeypatch.setattr(g, "batch", batch)
+    python = f"{EXAMPLES}:" + {"differenzler": "Lucky", "wizard": "WizardCounter", "callpartner": "Steady"}[game]
+    lineup = ",".join([strong] + [python] * (seats - 1))
+    commands = ((["simulate", game, "--rounds", "2", "--no-progress"], 0), (["replay", game, "--round", "1"], 1))
+    for argv, round in commands:
+        capsys.readouterr()
+        assert main([*argv, "--bots", lineup, "--seed", "8"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        lines = [line for line in err if not line.startswith("cardsim: compiling")]  # a cold cache's notices aside
+        assert len(lines) == 1 and re.fullmatch("cardsim: error: " + expected(0, round), lines[0]), lines
+
+
+def test_a_callpartner_defender_whose_view_fits_no_deal_gets_the_same_one_error():
+    """Issue 13.6 for the C5 sampler: a defender that has not seen the called card samples two cases (the card in
+    another hand, or brought by the kitty). When its view fits no deal (the round broken on purpose, as above,
+    with a card that is not the called one), it must stop with the same one ``CardsimError``."""
+    g, strong = get_game("callpartner"), STRONG_BOTS["callpartner"][0]
+    r = new_round("callpartner", seed=8, round=2)
+    while not r.done:
+        if r.decision == "card" and len(r.legal()) > 1:
+            record = r.record()
+            called = 1 << g.deck.parse(record["called_card"])
+            holder = next((s for s in range(len(r.state.hands)) if int(r.state.hands[s]) & called), r.to_move)
+            if r.to_move not in (holder, record["declarer"]):  # a defender, the called card not played
+                break
+        r.play(r.bot_action("heuristic"))
+    seat = r.to_move
+    give_a_card(g, r.rules, r.state, seat, called_first=False)
+    with pytest.raises(CardsimError, match=rf"\(seat {seat}\) in callpartner, seed 8, round 2, trick .*no deal fits"):
+        r.bot_action(strong)
 
 
 def test_same_seed_same_samples_and_streams_differ():
