@@ -198,7 +198,7 @@ def test_start_refuses_bad_hands():
 # --- honest observations -------------------------------------------------------------------------------------------
 
 
-def _redeal_others(s, seat: int, gen: np.random.Generator):
+def redeal_others(s, seat: int, gen: np.random.Generator):
     """A copy of ``s`` where every other seat's cards still held and the undealt stack are dealt anew (same
     counts); the seat's own hand, the turned card, the plays and the random streams stay."""
     t = st.copy_state(s)
@@ -243,13 +243,13 @@ def test_observation_and_strong_decisions_ignore_hidden_cards(bidding, players):
         while (seat := GAME.to_move(r, s)) >= 0:
             base = _observed(GAME.observation(r, s, seat, None))
             for _ in range(2):
-                other = _redeal_others(s, seat, gen)
+                other = redeal_others(s, seat, gen)
                 assert _observed(GAME.observation(r, other, seat, None)) == base
                 checked += 1
             if GAME.decision(r, s) != "trump" and unit < 3:
                 for row in (MC_ROW, ISMCTS_ROW):
                     mine = strong.act(row, st.copy_state(s), p, seat)
-                    other = _redeal_others(s, seat, gen)
+                    other = redeal_others(s, seat, gen)
                     other.rng[:] = gen.integers(0, 2**63, other.rng.shape, dtype=np.uint64)
                     assert strong.act(row, other, p, seat) == mine
                     strong_checked += 1

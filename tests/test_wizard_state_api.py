@@ -9,6 +9,7 @@ import inspect
 import numpy as np
 import pytest
 from numba.core.registry import CPUDispatcher
+from test_wizard_state import redeal_others
 
 import bots.wizard as builtin
 import bots.wizard_strong as strong
@@ -37,23 +38,11 @@ def rounds(bidding: str, players: int, plus_minus_one: bool, units: int = 4):
 def hide(s, p, seat: int, gen: np.random.Generator):
     """A copy of ``s`` with everything ``seat`` may not see changed: the other hands (and so the undealt stack)
     dealt anew among the hidden cards, the bids it may not see, the streams and the round's key."""
-    t = st.copy_state(s)
-    players = len(t.hands)
-    played = 0
-    for k in range(int(t.slots[st.N_PLAYED])):
-        played |= 1 << int(t.log[k, 1])
-    turned = int(t.slots[st.TURNED])
-    hidden = ((1 << 60) - 1) & ~int(t.hands[seat]) & ~played & ~((1 << turned) if turned >= 0 else 0)
-    pool = [c for c in range(60) if hidden >> c & 1]
-    gen.shuffle(pool)
-    for other in range(players):
-        if other != seat:
-            n, old = bin(int(t.hands[other])).count("1"), int(t.hands[other])
-            new, pool = sum(1 << c for c in pool[:n]), pool[n:]
-            t.hands[other], t.dealt[other] = np.uint64(new), np.uint64(int(t.dealt[other]) & ~old | new)
-            if t.bids[other] >= 0 and not st.bid_seen(s, p, seat, other):
-                t.slots[st.BID_TOTAL] += 1
-                t.bids[other] += 1
+    t = redeal_others(s, seat, gen)
+    for other in range(len(t.hands)):
+        if other != seat and t.bids[other] >= 0 and not st.bid_seen(s, p, seat, other):
+            t.slots[st.BID_TOTAL] += 1
+            t.bids[other] += 1
     n_played = int(t.slots[st.N_PLAYED])
     t.log[n_played:] = gen.integers(0, 60, t.log[n_played:].shape)  # a former round's rows
     t.rng[:] = gen.integers(0, 2**63, t.rng.shape, dtype=np.uint64)
