@@ -7,7 +7,7 @@ sample, and plays as ``ismcts`` with the true deal in every iteration (MCTS on t
 (its own hand, the turned card and trump, the bids it may see under B5, every seat's tricks, and every card
 played so far and by whom) and its private stream. From the view, ``view_infoset`` builds the seat's information
 set; they sample deals of the hidden cards uniformly (``cardsim.infoset``), play each out with the fast heuristic
-for every seat (``play_out``, over the state's own card step ``advance_trick``; never a strong bot, so no
+for every seat (``play_out``, over the state's own card step ``play_card``; never a strong bot, so no
 recursion) and keep the choice with the best mean score of the round for the bot's own bid. ``mc_v1`` and
 ``ismcts_v1`` are these bots before the heuristic counted cards: they play out, and guess bids, as
 ``heuristic_v1``.
@@ -63,11 +63,11 @@ from cardsim.games.wizard.state import (
     TURNED,
     Params,
     State,
-    advance_trick,
     bot_stream,
     legal_cards,
     load_trick,
     observe,
+    play_card,
 )
 from cardsim.infoset import observe_play, reveal_void, sample_view, true_deals
 from cardsim.search import backpropagate, best_card, expand, new_tree, select
@@ -123,6 +123,7 @@ class Rollout(NamedTuple):
     trump: int  # the trump suit, -1 none
     cards: int  # the round's cards (= its tricks)
     v1: bool  # as Means.v1
+    log: np.ndarray  # int64[1, 2]: where ``state.play_card`` notes each card (a play-out keeps no record)
 
 
 class Registers(NamedTuple):
@@ -141,10 +142,10 @@ class Registers(NamedTuple):
 
 @njit(cache=True, inline="always")
 def _play(r: Rollout, at: Registers, card: int) -> Registers:
-    """``state.advance_trick`` on a play-out: the seat to play plays ``card``."""
-    seat, pos, led, decided, top_key, winner, trick = advance_trick(r.hands, r.won, r.trump, r.cards, at.seat, at.pos,
-                                                                    at.led, at.decided, at.top_key, at.winner,
-                                                                    at.trick, card)  # fmt: skip
+    """``state.play_card`` on a play-out: the seat to play plays ``card``."""
+    seat, pos, led, decided, top_key, winner, _, trick = play_card(r.hands, r.won, r.log, r.trump, r.cards, at.seat,
+                                                                   at.pos, at.led, at.decided, at.top_key, at.winner,
+                                                                   np.int64(0), at.trick, card)  # fmt: skip
     return Registers(seat, pos, led, decided, top_key, winner, trick)
 
 
@@ -215,7 +216,7 @@ def mc_bid(v: State, p: Params, seat: int, me: Means, samples: int) -> int:
     seen = bit(turned) if turned >= 0 else _ZERO
     # typed values, not literals: one compile of play_out for every caller
     start = Registers(leader, np.int64(0), np.int64(NO_SUIT), np.bool_(False), np.int64(-1), leader, np.int64(0))
-    r = Rollout(hands, guess, won, trump, cards, me.v1)
+    r = Rollout(hands, guess, won, trump, cards, me.v1, np.empty((1, 2), np.int64))
     for j in range(samples):
         for b in range(cards + 1):
             if b == refused:
@@ -299,7 +300,7 @@ def pimc_play(v: State, p: Params, seat: int, me: Means, samples: int) -> int:
     players, trump, cards = v.hands.shape[0], v.slots[TRUMP_SUIT], v.slots[CARDS]
     hand = v.hands[seat]
     r = Rollout(np.empty(players, np.uint64), np.empty(players, np.int64), np.empty(players, np.int64), trump, cards,
-                me.v1)  # fmt: skip
+                me.v1, np.empty((1, 2), np.int64))  # fmt: skip
     best, best_total = fallback, -(1 << 62)
     rest = legal ^ bit(fallback)
     card = fallback
@@ -331,7 +332,7 @@ def ismcts_play(v: State, p: Params, seat: int, me: Means, iterations: int, c: f
     tree = new_tree(iterations + 1, np.int64(DECK_SIZE))
     path = np.empty(cards * players + 1, np.int64)
     r = Rollout(np.empty(players, np.uint64), np.empty(players, np.int64), np.empty(players, np.int64), trump, cards,
-                me.v1)  # fmt: skip
+                me.v1, np.empty((1, 2), np.int64))  # fmt: skip
     hands, tally = r.hands, r.won
     rewards = np.empty(players)
     low, span = -10.0 * cards, 20.0 + 20.0 * cards  # B8: scores lie in -10 cards .. 20 + 10 cards

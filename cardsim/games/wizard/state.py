@@ -3,7 +3,7 @@ turned, bids from the dealer's left, tricks, scores.
 
 Every driver is a loop over these functions: the batch kernel (``play.simulate_games``), the plain-Python driver
 (``Wizard`` hooks in ``game.py``), the bid advice completions (``advise.py``) and the strong bots' play-outs
-and searches (``bots.wizard_strong``, over ``advance_trick``, the register-level card step that ``apply`` itself
+and searches (``bots.wizard_strong``, over ``play_card``, the register-level card step that ``apply`` itself
 uses). Nothing else advances a bid or a trick. The strong bots decide from ``observe(s, p, seat)``, the seat's
 view as a State, and draw from ``bot_stream(s, seat)``, the seat's private stream; ``copy_state`` copies a round
 and ``scores(s, p, out)`` scores it, as in every game.
@@ -275,34 +275,25 @@ def store_trick(slots: np.ndarray, players: int, seat: int, pos: int, led: int, 
 
 
 @njit(cache=True, inline="always")
-def advance_trick(hands: np.ndarray, won: np.ndarray, trump: int, cards: int, seat: int, pos: int, led: int,
-                  decided: bool, top_key: int, winner: int, trick: int, card: int) -> tuple:  # fmt: skip
-    """B6/B7 in registers, the one place a trick advances (``play_card``, hence ``apply`` and the fast loops, and
-    the strong bots' play-outs and searches): ``seat`` plays the (legal) ``card``; returns (next seat, pos, led,
-    decided, top_key, winner, tricks finished) after it, the next seat -1 when the round is over. A full trick
-    goes to its winner (``won``), who leads the next."""
-    players = hands.shape[0]
-    hands[seat] ^= bit(card)
-    led, decided, top_key, winner = trick_step(trump, led, decided, top_key, winner, seat, card)
-    pos += 1
-    if pos < players:
-        return seat + 1 if seat + 1 < players else 0, pos, led, decided, top_key, winner, trick
-    won[winner] += 1
-    trick += 1
-    return winner if trick < cards else -1, 0, NO_SUIT, False, -1, winner, trick
-
-
-@njit(cache=True, inline="always")
 def play_card(hands: np.ndarray, won: np.ndarray, log: np.ndarray, trump: int, cards: int, seat: int, pos: int,
               led: int, decided: bool, top_key: int, winner: int, n_played: int, trick: int,
               card: int) -> tuple:  # fmt: skip
-    """B6/B7 in registers, the one card step of the round (``step`` and the compiled fast loop ``play.run`` both
-    use it): ``seat`` plays the (legal) ``card``, noted in ``log``; returns the registers after it (as
-    ``load_trick``), the next seat -1 when the round is over (``advance_trick``)."""
+    """B6/B7 in registers, the one place a card is played and a trick advances (``step``, hence ``apply``, the
+    compiled fast loop ``play.run_builtin``, and the strong bots' play-outs and searches): ``seat`` plays the
+    (legal) ``card``, noted in ``log[n_played]``; returns the registers after it (as ``load_trick``), the next seat
+    -1 when the round is over. A full trick goes to its winner (``won``), who leads the next. (One function, not
+    a log write around an inlined trick step: an inline call within an inline call cost the fast lineup's cold
+    compile 1-2 s.)"""
+    players = hands.shape[0]
+    hands[seat] ^= bit(card)
     log[n_played, 0], log[n_played, 1] = seat, card
-    seat, pos, led, decided, top_key, winner, trick = advance_trick(hands, won, trump, cards, seat, pos, led, decided,
-                                                                    top_key, winner, trick, card)  # fmt: skip
-    return seat, pos, led, decided, top_key, winner, n_played + 1, trick
+    led, decided, top_key, winner = trick_step(trump, led, decided, top_key, winner, seat, card)
+    pos += 1
+    if pos < players:
+        return seat + 1 if seat + 1 < players else 0, pos, led, decided, top_key, winner, n_played + 1, trick
+    won[winner] += 1
+    trick += 1
+    return winner if trick < cards else -1, 0, NO_SUIT, False, -1, winner, n_played + 1, trick
 
 
 @njit(cache=True, inline="always")
