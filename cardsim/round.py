@@ -91,7 +91,8 @@ class Round:
 
     def copy(self) -> Round:
         """An independent copy: playing on it leaves this round as it is."""
-        other = Round(self.game, self.rules, _copy_state(self.state), self.seed, self.unit, self.sub, self.game_no)
+        state = self.game.kernel("copy_state", self.state)
+        other = Round(self.game, self.rules, state, self.seed, self.unit, self.sub, self.game_no)
         other._rngs = {seat: _copy_rng(rng) for seat, rng in self._rngs.items()}
         return other
 
@@ -237,9 +238,6 @@ def new_game(
 def _items(rules: Any) -> dict:
     return dataclasses.asdict(rules)
 
-
-def _copy_state(state: Any) -> Any:
-    return type(state)(*(a.copy() for a in state))
 
 
 def _copy_rng(rng: random.Random) -> random.Random:

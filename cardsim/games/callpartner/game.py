@@ -230,7 +230,7 @@ class CallPartner(Game):
         )  # fmt: skip
 
     def bot_action(self, rules: CallPartnerRules, state: sm.State, row: np.ndarray, advance: bool = False) -> Any:
-        s, p, seat = state if advance else sm.copy_state(state), sm.params(rules), int(state.slots[sm.SEAT])
+        s, p, seat = state if advance else self.kernel("copy_state", state), sm.params(rules), int(state.slots[sm.SEAT])
         if seat < 0:
             raise CardsimError("the round is over: no bot acts")
         row = np.asarray(row, np.float64)

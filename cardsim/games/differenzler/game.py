@@ -148,7 +148,8 @@ class Differenzler(Game):
         )  # fmt: skip
 
     def bot_action(self, rules: DifferenzlerRules, state: State, row: np.ndarray, advance: bool = False) -> Any:
-        code = int(bot_act(np.asarray(row, np.float64), state if advance else sm.copy_state(state), params(rules)))
+        s = state if advance else self.kernel("copy_state", state)
+        code = int(bot_act(np.asarray(row, np.float64), s, params(rules)))
         return code if sm.decision(state) == PREDICT else JASS36.name_of(code)
 
     def run_bots(self, rules: DifferenzlerRules, state: State, table: np.ndarray) -> int:
