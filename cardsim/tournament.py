@@ -92,25 +92,10 @@ class DealStats:
     @classmethod
     def of_batches(cls, game: Game, batches: list[Batch], lineup: tuple[str, ...]) -> DealStats:
         """Statistics of one chunk: ``batches[r]`` holds its deals played in rotation ``r``."""
-        names = bot_names(lineup)
-        units = len(batches[0].played)
-        score = np.zeros((units, len(names)), np.int64)
-        rounds = np.zeros((units, len(names)), np.int64)
-        wins = np.zeros((units, len(names)))
-        seats = np.zeros(len(names))
-        hits: dict[str, np.ndarray] = {}
-        for rotation, batch in enumerate(batches):
-            seat_bot = np.array([names.index(name) for name in rotated(lineup, rotation)], np.int64)
-            _add_rotation(batch.per_seat[game.score], batch.played, seat_bot, not game.lower_is_better,
-                          score, rounds, wins)  # fmt: skip
-            np.add.at(seats, seat_bot, 1)
-            for rate, values in game.rates(batch).items():
-                hits.setdefault(rate, np.zeros(len(names), np.int64))
-                np.add.at(hits[rate], seat_bot, column_sums(values.view(np.int8))[0].astype(np.int64))
-        per_deal = {"round": score / rounds, "game": score / seats, "win": wins / seats}
-        x = np.hstack([per_deal[m] for m in measures(batches[0].games)])
-        total, cross = _sums(x)
-        return cls(units, total, cross, rounds.sum(axis=0), hits)
+        tally = RotationTally(game, lineup)
+        for batch in batches:
+            tally.add(batch)
+        return tally.stats()
 
     def add(self, other: DealStats) -> None:
         self.units += other.units
@@ -145,6 +130,41 @@ class DealStats:
         mean = self.total / n
         cov = (self.cross - n * np.outer(mean, mean)) / max(self.units - 1, 1)
         return mean, cov
+
+
+class RotationTally:
+    """A chunk's ``DealStats`` built one rotation's batch at a time (``add`` in rotation order), so that the runner
+    sums each rotation while the kernel plays the next one."""
+
+    def __init__(self, game: Game, lineup: tuple[str, ...]) -> None:
+        self.game, self.lineup, self.names = game, lineup, bot_names(lineup)
+        self.seats = np.zeros(len(self.names))
+        self.hits: dict[str, np.ndarray] = {}
+        self.added = 0
+        self.games = False
+
+    def add(self, batch: Batch) -> None:
+        """Add the chunk's deals as played in the next rotation."""
+        game, n_bots = self.game, len(self.names)
+        if self.added == 0:
+            units, self.games = len(batch.played), batch.games
+            self.score = np.zeros((units, n_bots), np.int64)  # [unit, bot] sums over seats and rotations
+            self.rounds = np.zeros((units, n_bots), np.int64)
+            self.wins = np.zeros((units, n_bots))
+        seat_bot = np.array([self.names.index(name) for name in rotated(self.lineup, self.added)], np.int64)
+        _add_rotation(batch.per_seat[game.score], batch.played, seat_bot, not game.lower_is_better,
+                      self.score, self.rounds, self.wins)  # fmt: skip
+        np.add.at(self.seats, seat_bot, 1)
+        for rate, values in game.rates(batch).items():
+            self.hits.setdefault(rate, np.zeros(n_bots, np.int64))
+            np.add.at(self.hits[rate], seat_bot, column_sums(values.view(np.int8))[0].astype(np.int64))
+        self.added += 1
+
+    def stats(self) -> DealStats:
+        """The chunk's statistics once every rotation was added."""
+        per_deal = {"round": self.score / self.rounds, "game": self.score / self.seats, "win": self.wins / self.seats}
+        total, cross = _sums(np.hstack([per_deal[m] for m in measures(self.games)]))
+        return DealStats(len(self.score), total, cross, self.rounds.sum(axis=0), self.hits)
 
 
 @dataclass
