@@ -75,6 +75,7 @@ from cardsim.games.callpartner.state import (
     audit_card,
     audit_start,
     audit_trick,
+    contract_step,
     deal_around_hand,
     end_open_auction,
     end_trick,
@@ -85,7 +86,6 @@ from cardsim.games.callpartner.state import (
     open_call,
     play_card,
     reveals,
-    step,
 )
 from cardsim.lineup import FIRST_STRONG
 from cardsim.rng import below
@@ -332,20 +332,27 @@ def act(bot: int, s: State, p: Params, seat: int) -> int:
 @njit(cache=True, inline="always")
 def act_of(bot: int, slots: np.ndarray, hands: np.ndarray, rng: np.ndarray, p: Params, seat: int) -> int:
     """``act`` on the state's arrays (loops unpack the State once)."""
+    if slots[PHASE] != CARD:
+        return contract_action(bot, slots, hands, rng, p, seat)
+    players = p.players
+    legal = legal_cards_of(slots, hands)
+    return play(bot, rng, 1 + seat, hands[seat], legal, slots[CARDS] % players, players, slots[TRUMP], slots[LED],
+                slots[TOP_KEY], slots[WINNER], slots[ONE_SUIT] != 0, slots[TWO_HOLDER], np.uint64(slots[TRICK]),
+                seat, slots[DECLARER], slots[PARTNER], slots[REVEALED] != 0, np.uint64(slots[PLAYED]),
+                np.uint64(slots[DISCARDS]))  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def contract_action(bot: int, slots: np.ndarray, hands: np.ndarray, rng: np.ndarray, p: Params, seat: int) -> int:
+    """``act_of`` before the cards: a bid, the call or a discard. ``run_inline`` plays the cards in its own trick
+    loops, so it calls only this (inlining ``act_of`` there compiled the heuristic's card play once more)."""
     stream, hand = 1 + seat, hands[seat]
-    phase, players = slots[PHASE], p.players
-    if phase == CARD:
-        legal = legal_cards_of(slots, hands)
-        return play(bot, rng, stream, hand, legal, slots[CARDS] % players, players, slots[TRUMP], slots[LED],
-                    slots[TOP_KEY], slots[WINNER], slots[ONE_SUIT] != 0, slots[TWO_HOLDER], np.uint64(slots[TRICK]),
-                    seat, slots[DECLARER], slots[PARTNER], slots[REVEALED] != 0, np.uint64(slots[PLAYED]),
-                    np.uint64(slots[DISCARDS]))  # fmt: skip
-    if phase == AUCTION:
+    if slots[PHASE] == AUCTION:
         if slots[FORCED]:  # all passed: the dealer's trump for its 10 (C4)
-            suit = below(rng, stream, 4) if bot == RANDOM else best_trump(hand, players)[0]
+            suit = below(rng, stream, 4) if bot == RANDOM else best_trump(hand, p.players)[0]
             return 4 * MIN_BID + suit
-        return open_bid(bot, rng, stream, hand, slots[HIGH], players)
-    if phase == CALL:  # C5: any card not in the hand
+        return open_bid(bot, rng, stream, hand, slots[HIGH], p.players)
+    if slots[PHASE] == CALL:  # C5: any card not in the hand
         if bot == RANDOM:
             return random_card(rng, stream, FULL_DECK & ~hand)
         return heuristic_call(hand, slots[TRUMP])
@@ -554,8 +561,8 @@ def run_inline(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer:
             if seat >= 0:
                 return seat
             continue
-        action = act_of(int(bots[seat, 0]), slots, hands, rng, p, seat)
-        if not step(slots, hands, points, scores, auction, log, p, action):
+        action = contract_action(int(bots[seat, 0]), slots, hands, rng, p, seat)  # the cards: the trick loops above
+        if not contract_step(slots, hands, scores, auction, p, action):
             raise BotFailure("callpartner: a built-in bot chose an illegal action")
 
 

@@ -483,12 +483,21 @@ def step(
 ) -> bool:  # fmt: skip
     """``apply`` on the state's arrays (the loops unpack the State once and step through this; passing the
     State bundle itself costs a reference count per array and call)."""
+    if slots[PHASE] != CARD:
+        return contract_step(slots, hands, scores, auction, p, action)
+    if action < 0 or action >= DECK_SIZE or not legal_cards_of(slots, hands) & bit(action):
+        return False
+    apply_card(slots, hands, points, scores, log, p, action)
+    return True
+
+
+@njit(cache=True, inline="always")
+def contract_step(
+    slots: np.ndarray, hands: np.ndarray, scores: np.ndarray, auction: np.ndarray, p: Params, action: int
+) -> bool:  # fmt: skip
+    """``step`` before the cards: a bid (C4), the call (C5) or a discard (C6). The built-in bots' loop plays the
+    cards in its own trick loops and steps through this only (``step`` there compiled the card rules once more)."""
     phase = slots[PHASE]
-    if phase == CARD:
-        if action < 0 or action >= DECK_SIZE or not legal_cards_of(slots, hands) & bit(action):
-            return False
-        apply_card(slots, hands, points, scores, log, p, action)
-        return True
     if phase == AUCTION:
         if not legal_bid(slots, action):
             return False
