@@ -90,21 +90,24 @@ from cardsim.games.callpartner.state import (
 from cardsim.lineup import FIRST_STRONG
 from cardsim.rng import below
 
-RANDOM, HEURISTIC = 0, 1
+RANDOM, HEURISTIC, HEURISTIC_V1 = 0, 1, 2
 # ``run``'s arguments as typed values, not literals (each literal value would compile ``run`` once more): no seat
 # passes by force; play on at strong seats (as the heuristic) or stop there.
 NO_PASSER, PLAY_ON, STOP_AT_STRONG = np.int64(-1), np.bool_(False), np.bool_(True)
 # Ids from cardsim.lineup.FIRST_STRONG on are the strong bots of bots.callpartner_strong: the drivers ask them for
 # their decisions; the dispatch below treats them as the heuristic (a forced dealer's trump, and wherever no driver
 # asks).
-BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC}
+BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "heuristic_v1": HEURISTIC_V1}
 BOT_DOCS = {
     "random": "passes with probability 1/2, else a uniform allowed bid number with a uniform suit; calls a uniform "
     "card not in its hand, discards uniformly, plays a uniform legal card",
     "heuristic": "bids its expected side points (special winners, trump length, high cards, a partner's share) in "
     "its best suit, raising by one; calls the best missing trump; discards low cards of short suits (point cards "
-    "first when discards count); as declarer or partner wins tricks and feeds points to a safe side winner, as a "
-    "defender takes points and never feeds",
+    "first when discards count); wins tricks and feeds points to a winner it knows to be on its side and safe "
+    "(a defender once the partner is known), else takes points or sheds its lowest non-point card",
+    "heuristic_v1": "the heuristic before defenders fed each other: bids, calls and discards as the heuristic; as "
+    "declarer or partner wins tricks and feeds points to a safe side winner, as a defender takes points and never "
+    "feeds",
 }
 
 # Chance that a trump of each rank takes a trick (the jacks are special winners, valued apart).
@@ -240,13 +243,13 @@ def _top_unseen_key(unseen: np.uint64, trump: int) -> int:
 @njit(cache=True, inline="always")
 def heuristic_play(
     hand: np.uint64, legal: np.uint64, n_played: int, players: int, trump: int, led: int, top_key: int, winner: int,
-    one_suit: bool, two_holder: int, trick: np.uint64, seat: int, on_side: bool, side: int, gone: np.uint64,
+    one_suit: bool, two_holder: int, trick: np.uint64, seat: int, on_side: bool, friends: int, gone: np.uint64,
 ) -> int:  # fmt: skip
-    """Declarer and partner win tricks and feed points to a side winner that is safe; defenders take points
-    themselves and otherwise shed their lowest non-point card. ``on_side``: this seat is the declarer or the
-    partner; ``side``: the seats it knows to be on the declaring side (bits); ``gone``: cards it knows are out
-    of play. Inlined with ``_top_unseen_key`` into the trick loops: a call per card cost heuristic games 15%
-    and saved no compile time (docs/performance.md)."""
+    """Win tricks and feed points to a winner of ``friends`` (bits: the seats it knows to be on its side, and
+    feeds) that is safe; defenders take points themselves; otherwise shed the lowest non-point card.
+    ``on_side``: this seat is the declarer or the partner; ``gone``: cards it knows are out of play. Inlined with
+    ``_top_unseen_key`` into the trick loops: a call per card cost heuristic games 15% and saved no compile time
+    (docs/performance.md)."""
     if not legal & (legal - np.uint64(1)):  # a single legal card
         return lowest_card(legal)
     unseen = FULL_DECK & ~hand & ~gone & ~trick
@@ -265,7 +268,7 @@ def heuristic_play(
         return best
     last = n_played == players - 1
     trick_points = popcount(trick & POINT_MASK)
-    friendly = on_side and ((side >> final_winner(winner, top_key, one_suit, two_holder)) & 1) == 1
+    friendly = ((friends >> final_winner(winner, top_key, one_suit, two_holder)) & 1) == 1
     # The highest card still out (only where it matters: not the last to play, and a side winner or no points).
     top_unseen = 1000 if last or not (friendly or trick_points == 0) else _top_unseen_key(unseen, trump)
     feed = friendly and (last or top_key > top_unseen)
@@ -317,9 +320,18 @@ def play(
     side = 1 << declarer
     if partner >= 0 and (revealed or seat == partner):
         side |= 1 << partner
+    on_side = seat == declarer or seat == partner
+    if on_side:
+        friends = side
+    elif bot == HEURISTIC_V1:
+        friends = 0  # a defender that feeds nobody
+    elif partner >= 0 and revealed:  # a defender among defenders it knows
+        friends = ((1 << players) - 1) & ~side
+    else:
+        friends = 1 << seat
     gone = played | discards if seat == declarer else played
     return heuristic_play(hand, legal, n_played, players, trump, led, top_key, winner, one_suit, two_holder, trick,
-                          seat, seat == declarer or seat == partner, side, gone)  # fmt: skip
+                          seat, on_side, friends, gone)  # fmt: skip
 
 
 @njit(cache=True, inline="always")

@@ -7,7 +7,8 @@ changed the strong and Python-bot lineups' digests once; the call-partner mc sam
 case once: 25769db9 -> 024c55e1). Wizard's ``heuristic`` became the calibrated one (issue 15): its old cases
 play ``heuristic_v1``, the old heuristic, with their old digests; its strong bots then rolled out with it, and the
 old strong case plays ``mc_v1`` and ``ismcts_v1`` with its old digest. Differenzler's ``heuristic`` then became
-the calibrated one: its old cases play ``heuristic_v1`` with their old digests.
+the calibrated one: its old cases play ``heuristic_v1`` with their old digests. Call-partner's ``heuristic`` then
+fed a fellow defender: its old cases play ``heuristic_v1``, ``mc_v1`` and ``ismcts_v1`` with their old digests.
 
 The strong bots play single rounds and whole games in every game (call-partner's ``ismcts`` too); the whole-game
 cases and call-partner's ``ismcts`` rounds were added with the digests of commit c29f848 (the same as b3b9f8a's).
@@ -95,12 +96,15 @@ CASES = {
     ("wizard", "heuristic,random,rulebased", "players=3,bidding=secret", ("rounds", 400)): "7edbc6641997af89",
     ("wizard", "{mc},heuristic,{ismcts},random,heuristic_v1,rulebased", "players=6,schedule=five_rounds", ("games", 2)): "6ac5e93eaeca389b",
     ("callpartner", "random", None, ("rounds", 400)): "7fabbbb742fcde51",
-    ("callpartner", "heuristic,random,heuristic", "players=3,all_pass=dealer_forced", ("games", 5)): "880feaa763c39235",
-    ("callpartner", "heuristic", "players=5,discards_count=false", ("rounds", 400)): "bb7c533cf961984b",
-    ("callpartner", "{mc},heuristic,random,heuristic", None, ("rounds", 3)): "024c55e1bb9a1634",
-    ("callpartner", "DigestBot,heuristic,random,heuristic", "all_pass=dealer_forced", ("games", 2)): "b27b1f39e3054e74",
-    ("callpartner", "{mc},heuristic,{ismcts},random", "max_deals=3", ("games", 2)): "ec604d9948ff8172",
-    ("callpartner", "heuristic,{ismcts},random", "players=3,all_pass=dealer_forced", ("rounds", 20)): "e77de164f4efa474",
+    ("callpartner", "heuristic_v1,random,heuristic_v1", "players=3,all_pass=dealer_forced", ("games", 5)): "880feaa763c39235",
+    ("callpartner", "heuristic_v1", "players=5,discards_count=false", ("rounds", 400)): "bb7c533cf961984b",
+    ("callpartner", "{mc_v1},heuristic_v1,random,heuristic_v1", None, ("rounds", 3)): "024c55e1bb9a1634",
+    ("callpartner", "DigestBot,heuristic_v1,random,heuristic_v1", "all_pass=dealer_forced", ("games", 2)): "b27b1f39e3054e74",
+    ("callpartner", "{mc_v1},heuristic_v1,{ismcts_v1},random", "max_deals=3", ("games", 2)): "ec604d9948ff8172",
+    ("callpartner", "heuristic_v1,{ismcts_v1},random", "players=3,all_pass=dealer_forced", ("rounds", 20)): "e77de164f4efa474",
+    ("callpartner", "heuristic,random,heuristic_v1,heuristic", "all_pass=dealer_forced", ("games", 3)): "ee6b072798a27e2a",
+    ("callpartner", "heuristic", "players=5,discards_count=false", ("rounds", 400)): "4bd3db81cc805685",
+    ("callpartner", "{mc},heuristic,{ismcts},random", "max_deals=3", ("games", 2)): "a8f870f284e1d74e",
 }
 
 
