@@ -46,7 +46,7 @@ ESTIMATES: dict[tuple[str, str], float] = {
     ("wizard", "fast"): 25, ("wizard", "strong"): 133, ("wizard", "check"): 122, ("wizard", "strong check"): 280,
     ("wizard", "python"): 79, ("wizard", "replay"): 71, ("wizard", "strong replay"): 114, ("wizard", "advice"): 53,
     ("wizard", "strong advice"): 153, ("wizard", "round"): 85,
-    ("callpartner", "fast"): 46, ("callpartner", "strong"): 228, ("callpartner", "check"): 68,
+    ("callpartner", "fast"): 30, ("callpartner", "strong"): 228, ("callpartner", "check"): 68,
     ("callpartner", "strong check"): 339, ("callpartner", "python"): 46, ("callpartner", "replay"): 52,
     ("callpartner", "strong replay"): 276, ("callpartner", "advice"): 130, ("callpartner", "strong advice"): 130,
     ("callpartner", "round"): 25,
