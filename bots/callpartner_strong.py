@@ -27,8 +27,7 @@ declarer its discards.
   partner is whoever holds the called card there (nobody if the kitty brought
   it to the declarer), so the partner's identity is sampled consistently.
 
-``mc_v1`` and ``ismcts_v1`` are ``mc`` and ``ismcts`` before the heuristic's defenders fed each other: they play
-out with ``heuristic_v1`` (``rollout``).
+Every play-out is by ``heuristic_v1`` (``heuristics``): the heuristic before defenders fed each other.
 
 ``omniscient`` cheats, as a reference for the honest bots: it bids as ``mc`` (the auction's completions do not
 take a given deal), then calls, discards and plays as ``mc`` with the true hands, kitty and discards as its one
@@ -48,7 +47,6 @@ import numpy as np
 from numba import njit
 
 from bots.callpartner import (
-    HEURISTIC,
     HEURISTIC_V1,
     NO_PASSER,
     PASS_PLAY,
@@ -107,18 +105,18 @@ from cardsim.lineup import FIRST_STRONG, MAX_SETTINGS, Setting
 from cardsim.rng import next_u64
 from cardsim.search import backpropagate, best_card, expand, new_tree, select
 
-MC, ISMCTS, OMNISCIENT, MC_V1, ISMCTS_V1 = range(FIRST_STRONG, FIRST_STRONG + 5)
-BOT_IDS = {"mc": MC, "ismcts": ISMCTS, "omniscient": OMNISCIENT, "mc_v1": MC_V1, "ismcts_v1": ISMCTS_V1}
+MC, ISMCTS, OMNISCIENT = FIRST_STRONG, FIRST_STRONG + 1, FIRST_STRONG + 2
+BOT_IDS = {"mc": MC, "ismcts": ISMCTS, "omniscient": OMNISCIENT}
 BOT_DOCS = {
     "mc": "Monte Carlo bidder (the bid advice's completions of its hand: the best expected score of each level and "
-    "trump against passing) and sampling card player (PIMC: each legal card played out by the heuristic in deals "
+    "trump against passing) and sampling card player (PIMC: each legal card played out by heuristic_v1 in deals "
     "drawn uniformly from its information set, the best mean score of its seat); calls (among the 4 strongest "
     "cards it lacks) and discards (any k of the k + 2 cards the heuristic keeps least, k the kitty's size) by the "
-    "best mean score of heuristic play-outs of sampled deals. Cost per decision: about samples x legal cards "
-    "heuristic play-outs per card, bid_samples x 5 per bid, contract_samples x 4 per call and contract_samples x "
+    "best mean score of heuristic_v1 play-outs of sampled deals. Cost per decision: about samples x legal cards "
+    "play-outs per card, bid_samples x 5 per bid, contract_samples x 4 per call and contract_samples x "
     "15 per discard (x 6 with 5 players)",
     "ismcts": "bids, calls and discards as mc; plays by information-set Monte Carlo tree search (one tree over "
-    "deals drawn from its information set, every seat choosing by UCB, heuristic play-outs)",
+    "deals drawn from its information set, every seat choosing by UCB, heuristic_v1 play-outs)",
     "omniscient": "CHEATS (a reference, refused without --allow-cheating): bids as mc, then sees every hand, the "
     "kitty and the discards: calls and discards as mc with the true deal as its one sample, plays as ismcts with "
     "the true deal in every iteration (Monte Carlo tree search on the perfect-information game)",
@@ -142,25 +140,17 @@ BOT_SETTINGS = {
         "bid_samples": Setting(48, 0, 4096, "completions per bid decision, as for mc (it bids honestly)"),
     },
 }
-BOT_DOCS |= {f"{name}_v1": f"{name} before the heuristic's defenders fed each other: it plays out (bids, calls, "
-             "discards and cards) with heuristic_v1" for name in ("mc", "ismcts")}
-BOT_SETTINGS |= {f"{name}_v1": BOT_SETTINGS[name] for name in ("mc", "ismcts")}
 CALL_CANDIDATES = 4  # the strongest cards not in the hand that the call compares
 
 
 @njit(cache=True)
-def heuristics(bot: int) -> np.ndarray:
-    """The bot table of play-outs, every seat the built-in ``bot`` (``rollout``): float64[MAX_PLAYERS, 1 +
-    MAX_SETTINGS]. Made per decision, not kept as a global: numba sees a global array as read-only, a type of its
-    own, and would compile ``run`` and everything it calls once more for it (issue 14)."""
-    return np.full((MAX_PLAYERS, 1 + MAX_SETTINGS), float(bot))
-
-
-@njit(cache=True, inline="always")
-def rollout(row: np.ndarray) -> int:
-    """The built-in bot that plays out for the strong bot of table row ``row``: ``heuristic_v1`` for ``mc_v1`` and
-    ``ismcts_v1``, else ``heuristic``."""
-    return HEURISTIC_V1 if row[0] == MC_V1 or row[0] == ISMCTS_V1 else HEURISTIC
+def heuristics() -> np.ndarray:
+    """The bot table of play-outs, every seat ``heuristic_v1``: float64[MAX_PLAYERS, 1 + MAX_SETTINGS]. Made per
+    decision, not kept as a global: numba sees a global array as read-only, a type of its own, and would compile
+    ``run`` and everything it calls once more for it (issue 14). Not today's ``heuristic``, whose defenders feed
+    each other: rolling out with it made ``mc`` worse against three ``mc`` as they are (-0.28 +- 0.20 points per
+    deal, 1,000 duplicate deals; -0.20 +- 0.18 with only its card play-outs changed), as it did its bids."""
+    return np.full((MAX_PLAYERS, 1 + MAX_SETTINGS), float(HEURISTIC_V1))
 
 
 class View(NamedTuple):
@@ -311,17 +301,17 @@ def _start_deal(base: State, v: View, p: Params, deal: np.ndarray, gone: np.ndar
 
 
 @njit(cache=True)
-def mc_play(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray, bot: int) -> int:
+def mc_play(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> int:
     """PIMC: the legal card with the best mean score of ``v.seat`` over ``samples`` deals of its information set,
-    each played to the end by the built-in ``bot`` (rounds of the state machine started at the first trick with
-    the sampled hands, the log replayed). ``truth`` as for ``_card_deals``."""
+    each played to the end by the heuristic (rounds of the state machine started at the first trick with the
+    sampled hands, the log replayed). ``truth`` as for ``_card_deals``."""
     players, seat = p.players, v.seat
     legal = _legal_now(v, p)
     if not legal & (legal - np.uint64(1)):
         return lowest_card(legal)
     deals, gone = _card_deals(samples, rng, stream, v, p, truth)
     totals = np.zeros(popcount(legal), np.int64)
-    base, work, hands, table = new_state(players), new_state(players), np.empty(players, np.uint64), heuristics(bot)
+    base, work, hands, table = new_state(players), new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
         _start_deal(base, v, p, deals[i], gone, hands)
         c, m = 0, legal
@@ -338,10 +328,10 @@ def mc_play(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, trut
 
 @njit(cache=True)
 def ismcts_play(iterations: int, c: float, rng: np.ndarray, stream: int, v: View, p: Params,
-                truth: np.ndarray, bot: int) -> int:  # fmt: skip
+                truth: np.ndarray) -> int:  # fmt: skip
     """SO-ISMCTS (``cardsim.search``) over the card play: each iteration takes one deal of ``_card_deals`` (the
     same true deal in every iteration for the cheating bot), descends the tree by UCB over the legal cards of the
-    seat to move (each seat maximising its own score), adds one node, plays the round out with ``bot`` and
+    seat to move (each seat maximising its own score), adds one node, plays the round out with the heuristic and
     backs up every seat's score (C9, -20..20) scaled to 0..1. The most visited legal card."""
     players = p.players
     legal = _legal_now(v, p)
@@ -350,7 +340,7 @@ def ismcts_play(iterations: int, c: float, rng: np.ndarray, stream: int, v: View
     deals, gone = _card_deals(iterations, rng, stream, v, p, truth)
     tree = new_tree(iterations + 1, np.int64(DECK_SIZE))
     path = np.zeros(DECK_SIZE + 1, np.int64)
-    work, hands, table, rewards = new_state(players), np.empty(players, np.uint64), heuristics(bot), np.empty(players)
+    work, hands, table, rewards = new_state(players), np.empty(players, np.uint64), heuristics(), np.empty(players)
     for i in range(iterations):
         _start_deal(work, v, p, deals[i], gone, hands)
         node, depth = np.int64(0), 1  # not the literal 0: select would compile for it too
@@ -389,10 +379,9 @@ def nth_best(legal: np.uint64, totals: np.ndarray) -> int:
 
 @njit(cache=True)
 def mc_bid(samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, dealer: int, p: Params,
-           high: int, bot: int) -> tuple:  # fmt: skip
+           high: int) -> tuple:  # fmt: skip
     """(number, suit) with the best expected score over ``samples`` completions of the hand (the bid advice's
-    kernel, all seats the built-in ``bot``), or (0, 0) to pass when passing does better. A bid must exceed
-    ``high``."""
+    kernel, all seats heuristic), or (0, 0) to pass when passing does better. A bid must exceed ``high``."""
     players = p.players
     if samples == 0:
         return heuristic_bid(hand, high, players)
@@ -400,7 +389,7 @@ def mc_bid(samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: in
     place = (seat - dealer - 1) % players  # the advice counts seats from the dealer's left
     side = np.empty((samples, PASS_PLAY), np.int8)
     passing, roles = np.empty(samples, np.int16), np.empty(samples, np.int8)
-    s, table = new_state(players), heuristics(bot)
+    s, table = new_state(players), heuristics()
     for i in range(samples):
         complete(s, p, table, seed, np.int64(0), i, hand, place, (side, passing, roles))
     best, best_suit, best_total = 0, 0, passing.astype(np.int64).sum()
@@ -417,7 +406,7 @@ def mc_bid(samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: in
 
 @njit(cache=True)
 def play_out(s: State, p: Params, bots: np.ndarray, hands: np.ndarray, contract: Contract) -> int:
-    """The declarer's score (C9) when the ``bots`` (``heuristics(bot)``) play a whole deal from ``hands`` (at the first
+    """The declarer's score (C9) when the ``bots`` (``heuristics()``) play a whole deal from ``hands`` (at the first
     trick) in the round ``s`` under ``contract``. The partner is whoever else holds the called card (nobody if
     the declarer has it or discarded it)."""
     start_play(s, p, hands, contract)
@@ -439,10 +428,10 @@ def unseen_deals(samples: int, rng: np.ndarray, stream: int, v: View, players: i
 
 
 @njit(cache=True)
-def mc_call(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray, bot: int) -> int:
+def mc_call(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> int:
     """C5: among the ``CALL_CANDIDATES`` strongest cards not in the declarer's hand, the one with the best mean
-    score of the declarer ``v.seat`` over ``samples`` deals of the unseen cards, each played out by the built-in
-    ``bot`` after the heuristic's discards; the heuristic's call (the first) on ties and when ``samples`` is 0."""
+    score of the declarer ``v.seat`` over ``samples`` deals of the unseen cards, each played out by the heuristic
+    after the heuristic's discards; the heuristic's call (the first) on ties and when ``samples`` is 0."""
     hand, seat, trump = v.hand, v.seat, v.trump
     if samples == 0:
         return heuristic_call(hand, trump)
@@ -453,7 +442,7 @@ def mc_call(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, trut
             candidates[n], n = BY_KEY[trump, i], n + 1
     deals = unseen_deals(samples, rng, stream, v, players, truth)
     totals = np.zeros(n, np.int64)
-    s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics(bot)
+    s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
         full = hand | deals[i, players]
         discards = heuristic_discard(full, np.uint64(0), KITTY_OF[players], trump, p.discards_count)
@@ -465,11 +454,10 @@ def mc_call(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, trut
 
 
 @njit(cache=True)
-def mc_discard(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray,
-               bot: int) -> np.uint64:  # fmt: skip
+def mc_discard(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> np.uint64:
     """C6: the discards still to lay down (k more besides ``v.discards``, those made so far; k = the kitty's size
     less their number) with the best mean score of the declarer ``v.seat`` over ``samples`` deals of the other
-    hands, each played out by the built-in ``bot``. Candidates: every k of the k + 2 cards of the hand (which holds the
+    hands, each played out by the heuristic. Candidates: every k of the k + 2 cards of the hand (which holds the
     kitty) that the heuristic keeps least; the heuristic's choice on ties and when ``samples`` is 0."""
     players, seat, trump, made = p.players, v.seat, v.trump, v.discards
     full, k = v.hand | made, p.kitty - popcount(made)
@@ -487,7 +475,7 @@ def mc_discard(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, t
             candidates[n], n = chosen, n + 1
     deals = unseen_deals(samples, rng, stream, v, players, truth)
     totals = np.zeros(n, np.int64)
-    s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics(bot)
+    s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
         for c in range(n):
             hands[:] = deals[i, :players]
@@ -520,28 +508,26 @@ def decide(row: np.ndarray, rng: np.ndarray, stream: int, v: State, p: Params, s
     ``v.slots[PLAN]`` (the caller keeps them for its next steps)."""
     slots, hand = v.slots, v.hands[seat]
     phase, bid = slots[PHASE], slots[HIGH]
-    # table rows: [MC or MC_V1, samples, bid_samples, contract_samples], [ISMCTS or ISMCTS_V1, iterations, c,
-    # bid_samples, contract_samples], [OMNISCIENT, iterations, c, bid_samples]
-    mc, bot = row[0] == MC or row[0] == MC_V1, rollout(row)
+    # table rows: [MC, samples, bid_samples, contract_samples], [ISMCTS, iterations, c, bid_samples,
+    # contract_samples], [OMNISCIENT, iterations, c, bid_samples]
     if phase == AUCTION:
         if slots[FORCED]:  # all passed: the dealer's trump as the heuristic's
             return 4 * MIN_BID + best_trump(hand, p.players)[0]
-        samples = int(row[2] if mc else row[3])
-        number, suit = mc_bid(samples, rng, stream, hand, seat, slots[DEALER], p, bid, bot)
+        number, suit = mc_bid(int(row[2] if row[0] == MC else row[3]), rng, stream, hand, seat, slots[DEALER], p, bid)
         return PASS if number == 0 else 4 * number + suit
-    contract_samples = 1 if row[0] == OMNISCIENT else int(row[3] if mc else row[4])
+    contract_samples = 1 if row[0] == OMNISCIENT else int(row[3] if row[0] == MC else row[4])
     view = view_of(v, seat)
     if phase == CALL:  # C5, before it sees the kitty
-        return mc_call(contract_samples, rng, stream, view, p, truth, bot)
+        return mc_call(contract_samples, rng, stream, view, p, truth)
     if phase == DISCARD:  # C6: the discards chosen at the first step of this seat, laid down one a step
         plan = np.uint64(slots[PLAN]) & hand
         if not plan:
-            plan = mc_discard(contract_samples, rng, stream, view, p, truth, bot)
+            plan = mc_discard(contract_samples, rng, stream, view, p, truth)
             slots[PLAN] = np.int64(plan)
         return lowest_card(plan)
-    if mc:
-        return mc_play(int(row[1]), rng, stream, view, p, truth, bot)
-    return ismcts_play(int(row[1]), row[2], rng, stream, view, p, truth, bot)
+    if row[0] == MC:
+        return mc_play(int(row[1]), rng, stream, view, p, truth)
+    return ismcts_play(int(row[1]), row[2], rng, stream, view, p, truth)
 
 
 @njit(cache=True)

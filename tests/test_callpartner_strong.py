@@ -171,7 +171,7 @@ def test_the_card_decision_ignores_the_unused_log():
     choices = set()
     for buf in (log.copy(), blank):
         v = strong.View(seat, np.uint64(hand), rec.dealer, rec.trump, rec.declarer, rec.bid, rec.called, own, buf, n)
-        choices.add(int(strong.mc_play(3, streams(3), 1, v, p, np.empty(0, np.uint64), strong.HEURISTIC)))
+        choices.add(int(strong.mc_play(3, streams(3), 1, v, p, np.empty(0, np.uint64))))
     assert len(choices) == 1 and choices <= {int(c) for c in FRENCH52.cards_of(hand)}
 
 
@@ -181,13 +181,13 @@ def test_mc_bid_bids_a_sure_contract_to_20_and_what_the_advice_rates_best():
     can score (C9), also over 15 and 19. A hand without a point card passes over 15 and 19 (bids it nearly always
     fails), and opening bids what the public bid advice (``cardsim.advise``: another seed, 4000 completions)
     rates clearly best: 10 in clubs, its longest suit, which its called partner makes more often than not. Both
-    complete with ``heuristic_v1`` (this case was pinned with it; with today's heuristic 10 still leads, by less than
-    two CIs at 4000 completions)."""
+    complete with ``heuristic_v1``, the bot's play-outs (with today's heuristic 10 still leads, by less than two
+    CIs at 4000 completions)."""
     sure = "SA SJ CJ SK SQ ST S9 S8 S7 S6 S5 S4"
     weak = "S3 S4 H3 H5 H6 D3 D5 D7 C3 C4 C5 C6"
 
     def bid(hand, high):  # seat 1, the dealer seat 3: the advice's seat 1 (counted from the dealer's left)
-        return strong.mc_bid(400, streams(11), 1, np.uint64(FRENCH52.mask(hand)), 1, 3, P4, high, strong.HEURISTIC_V1)
+        return strong.mc_bid(400, streams(11), 1, np.uint64(FRENCH52.mask(hand)), 1, 3, P4, high)
 
     for high in (0, 15, 19):
         assert bid(sure, high) == (20, SUIT_LETTERS.index("S"))
