@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+import cardsim.errors as errors
 from cardsim.audit import load, store
 from cardsim.cards import bit, lowest_card, nth_card, popcount
 from cardsim.decisions import AUCTION, CALL, CARD
@@ -454,7 +455,7 @@ def random_tricks(
             seat = seat + 1 if seat + 1 < players else 0
             legal = legal_mask(hands[seat], led)
             card = random_card(rng, 1 + seat, legal)
-            if not legal & bit(card):
+            if errors.REFUSE_ILLEGAL_CARDS and not legal & bit(card):
                 raise BotFailure("callpartner: a random bot played an illegal card")
             hands[seat] ^= bit(card)
             if audit is not None:
@@ -500,7 +501,7 @@ def play_tricks(
         legal = legal_mask(hand, led)
         card = play(int(bots[seat, 0]), rng, 1 + seat, hand, legal, pos, players, trump, led, top_key, winner,
                     one_suit, two_holder, trick, seat, declarer, partner, revealed, played, discards)  # fmt: skip
-        if not legal & bit(card):
+        if errors.REFUSE_ILLEGAL_CARDS and not legal & bit(card):
             raise BotFailure("callpartner: a built-in bot played an illegal card")
         hands[seat] = hand ^ bit(card)
         if audit is not None:

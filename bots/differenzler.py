@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+import cardsim.errors as errors
 from cardsim.audit import load, store
 from cardsim.cards import lowest_card, nth_card, popcount
 from cardsim.decisions import PREDICT
@@ -294,7 +295,7 @@ def play_on(s: State, bots: np.ndarray, watch: int, checks: np.ndarray) -> int:
             checks[t] = points[seat]
         legal = legal_mask(hands[seat], led, trump, top_trump)
         card = play(bot, rng, 1 + seat, legal, led, top_key, i, trump, points[seat], predictions[seat])
-        if not legal >> np.uint64(card) & np.uint64(1):
+        if errors.REFUSE_ILLEGAL_CARDS and not legal >> np.uint64(card) & np.uint64(1):
             _illegal(seat)
         t, i, leader, led, top_key, top_trump, winner, won = step(card, trump, hands, history, points, t, i, leader,
                                                                   led, top_key, top_trump, winner, won)  # fmt: skip
@@ -318,7 +319,7 @@ def play_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.
         seat = (leader + i) % PLAYERS
         legal = legal_mask(hands[seat], led, trump, top_trump)
         card = play(int(bots[seat, 0]), rng, 1 + seat, legal, led, top_key, i, trump, points[seat], predictions[seat])
-        if not legal >> np.uint64(card) & np.uint64(1):
+        if errors.REFUSE_ILLEGAL_CARDS and not legal >> np.uint64(card) & np.uint64(1):
             _illegal(seat)
         t, i, leader, led, top_key, top_trump, winner, won = step(card, trump, hands, history, points, t, i, leader,
                                                                   led, top_key, top_trump, winner, won)  # fmt: skip

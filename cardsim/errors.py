@@ -1,5 +1,10 @@
 """The one exception type users see: a clear message, exit code 2 on the CLI."""
 
+# The fast trick loops refuse a built-in bot's illegal card (RULES D2, one AND per card). Kernels read this when
+# they compile; only ``benchmarks/check_overhead.py --always-on`` sets it False, in processes with a numba cache
+# of their own, to measure what the check costs.
+REFUSE_ILLEGAL_CARDS = True
+
 
 class CardsimError(ValueError):
     """Bad input (unknown game, bot, rule or value) or an illegal bot decision.

@@ -15,6 +15,7 @@ from numba import njit, prange
 import bots.wizard as builtin
 import bots.wizard_strong as strong
 import cardsim.audit as audit
+import cardsim.errors as errors
 from cardsim.cards import bit
 from cardsim.decisions import BID, CARD
 from cardsim.errors import BotFailure
@@ -147,7 +148,7 @@ def run_builtin(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndar
                 legal = legal_mask(hands[seat], led)
                 card = builtin.play(int(bots[seat, 0]), rng, 1 + seat, hands[seat], legal, seen, led, top_key, pos,
                                     players, trump, bids[seat] - won[seat])  # fmt: skip
-                if not (legal >> np.uint64(card)) & np.uint64(1):
+                if errors.REFUSE_ILLEGAL_CARDS and not (legal >> np.uint64(card)) & np.uint64(1):
                     raise BotFailure("a built-in wizard bot chose an illegal card")
                 seen |= bit(card)
                 player = seat

@@ -1,0 +1,17 @@
+"""``benchmarks/check_overhead.py --always-on`` compiles kernels without the always-on card check: only ever into a
+numba cache of its own, so no run can load an unchecked kernel."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import load_script
+
+import cardsim.errors
+
+
+def test_unchecked_kernels_compile_only_into_a_private_cache(monkeypatch):
+    bench = load_script("benchmarks/check_overhead.py")
+    monkeypatch.delenv(bench.PRIVATE_CACHE, raising=False)
+    with pytest.raises(SystemExit, match="private numba cache"):
+        bench.refusal_rates(["differenzler"], 10, 1, refuse=False)
+    assert cardsim.errors.REFUSE_ILLEGAL_CARDS  # untouched: this process's kernels keep the check
