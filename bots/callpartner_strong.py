@@ -47,6 +47,7 @@ import numpy as np
 from numba import njit
 
 from bots.callpartner import (
+    BID_MARGIN_V1,
     HEURISTIC_V1,
     NO_PASSER,
     PASS_PLAY,
@@ -124,7 +125,7 @@ BOT_DOCS = {
 BOT_SETTINGS = {
     "mc": {
         "samples": Setting(64, 1, 4096, "deals sampled per card decision"),
-        "bid_samples": Setting(48, 0, 4096, "completions per bid decision (0: bid as the heuristic)"),
+        "bid_samples": Setting(48, 0, 4096, "completions per bid decision (0: bid as heuristic_v1)"),
         "contract_samples": Setting(64, 0, 4096, "deals sampled per call and per discard decision (0: call and "
                                     "discard as the heuristic)"),
     },
@@ -384,7 +385,7 @@ def mc_bid(samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: in
     kernel, all seats heuristic), or (0, 0) to pass when passing does better. A bid must exceed ``high``."""
     players = p.players
     if samples == 0:
-        return heuristic_bid(hand, high, players)
+        return heuristic_bid(hand, high, players, BID_MARGIN_V1)  # as its play-outs bid
     seed = next_u64(rng, stream)
     place = (seat - dealer - 1) % players  # the advice counts seats from the dealer's left
     side = np.empty((samples, PASS_PLAY), np.int8)

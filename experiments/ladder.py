@@ -28,7 +28,7 @@ from cardsim.report import markdown_table  # noqa: E402
 LINEUPS = {
     "differenzler": "random,heuristic_v1,heuristic",
     "wizard": "random,heuristic_v1,rulebased,heuristic",
-    "callpartner": "random,heuristic",
+    "callpartner": "random,heuristic_v1,heuristic",
 }
 SMOKE = {"deals": 20}
 COLUMNS = ["bot", "elo", "ci95", "deals", "win_share"]

@@ -8,8 +8,9 @@ case once: 25769db9 -> 024c55e1). Wizard's ``heuristic`` became the calibrated o
 play ``heuristic_v1``, the old heuristic, with their old digests; its strong bots then rolled out with it, and the
 old strong case plays ``mc_v1`` and ``ismcts_v1`` with its old digest. Differenzler's ``heuristic`` then became
 the calibrated one: its old cases play ``heuristic_v1`` with their old digests. Call-partner's ``heuristic`` then
-fed a fellow defender: its old cases play ``heuristic_v1`` with their old digests (its strong bots still roll out
-with ``heuristic_v1``).
+fed a fellow defender and bid up to its expected points: its old cases play ``heuristic_v1`` with their old
+digests (its strong bots still roll out with ``heuristic_v1``); the three cases of the new heuristic were pinned in
+the same session (ee6b0727, 4bd3db81 and 7508d4d9 when it only fed, then f275881f, 0526a797 and 6e7f1755).
 
 The strong bots play single rounds and whole games in every game (call-partner's ``ismcts`` too); the whole-game
 cases and call-partner's ``ismcts`` rounds were added with the digests of commit c29f848 (the same as b3b9f8a's).
@@ -103,9 +104,9 @@ CASES = {
     ("callpartner", "DigestBot,heuristic_v1,random,heuristic_v1", "all_pass=dealer_forced", ("games", 2)): "b27b1f39e3054e74",
     ("callpartner", "{mc},heuristic_v1,{ismcts},random", "max_deals=3", ("games", 2)): "ec604d9948ff8172",
     ("callpartner", "heuristic_v1,{ismcts},random", "players=3,all_pass=dealer_forced", ("rounds", 20)): "e77de164f4efa474",
-    ("callpartner", "heuristic,random,heuristic_v1,heuristic", "all_pass=dealer_forced", ("games", 3)): "ee6b072798a27e2a",
-    ("callpartner", "heuristic", "players=5,discards_count=false", ("rounds", 400)): "4bd3db81cc805685",
-    ("callpartner", "{mc},heuristic,{ismcts},heuristic", None, ("rounds", 16)): "7508d4d9ff64ce0e",
+    ("callpartner", "heuristic,random,heuristic_v1,heuristic", "all_pass=dealer_forced", ("games", 3)): "f275881fe3dacb1f",
+    ("callpartner", "heuristic", "players=5,discards_count=false", ("rounds", 400)): "0526a7970a5c5c38",
+    ("callpartner", "{mc},heuristic,{ismcts},heuristic", None, ("rounds", 16)): "6e7f1755587a0ba6",
 }
 
 

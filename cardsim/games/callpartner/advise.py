@@ -35,8 +35,8 @@ import numpy as np
 import pandas as pd
 from numba import njit, prange
 
+from bots.callpartner import BID_MARGIN, ROLES, best_trump, complete, heuristic_bid
 from bots.callpartner import PASS_PLAY as PASS
-from bots.callpartner import ROLES, best_trump, complete, heuristic_bid
 from cardsim.advise import (
     Advice,
     best_option,
@@ -177,7 +177,7 @@ def hand_features(hand: int, players: int) -> dict[str, int]:
     cards = FRENCH52.cards_of(hand)
     ranks = [FRENCH52.rank_of(c) for c in cards]
     lengths = [sum(FRENCH52.suit_of(c) == s for c in cards) for s in range(4)]
-    opening = int(heuristic_bid(np.uint64(hand), 0, players)[0])
+    opening = int(heuristic_bid(np.uint64(hand), 0, players, BID_MARGIN)[0])
     return {
         "hcp": sum(HCP.get(r, 0) for r in ranks),
         "points": int(card_points(np.uint64(hand))),
