@@ -27,7 +27,7 @@ declarer its discards.
   partner is whoever holds the called card there (nobody if the kitty brought
   it to the declarer), so the partner's identity is sampled consistently.
 
-Every play-out is by ``heuristic_v1`` (``heuristics``): the heuristic before defenders fed each other.
+Every play-out is by ``heuristic_v1`` (``heuristics``): the heuristic before its last tuning.
 
 ``omniscient`` cheats, as a reference for the honest bots: it bids as ``mc`` (the auction's completions do not
 take a given deal), then calls, discards and plays as ``mc`` with the true hands, kitty and discards as its one
@@ -148,9 +148,9 @@ CALL_CANDIDATES = 4  # the strongest cards not in the hand that the call compare
 def heuristics() -> np.ndarray:
     """The bot table of play-outs, every seat ``heuristic_v1``: float64[MAX_PLAYERS, 1 + MAX_SETTINGS]. Made per
     decision, not kept as a global: numba sees a global array as read-only, a type of its own, and would compile
-    ``run`` and everything it calls once more for it (issue 14). Not today's ``heuristic``, whose defenders feed
-    each other: rolling out with it made ``mc`` worse against three ``mc`` as they are (-0.28 +- 0.20 points per
-    deal, 1,000 duplicate deals; -0.20 +- 0.18 with only its card play-outs changed), as it did its bids."""
+    ``run`` and everything it calls once more for it (issue 14). Not today's ``heuristic``: rolling out with it
+    showed ``mc`` no better against three ``mc`` as they are (-0.14 +- 0.20 points per deal, 1,000 duplicate deals;
+    -0.28 +- 0.20 with its feeding defenders alone) (docs/bots.md)."""
     return np.full((MAX_PLAYERS, 1 + MAX_SETTINGS), float(HEURISTIC_V1))
 
 
@@ -382,7 +382,7 @@ def nth_best(legal: np.uint64, totals: np.ndarray) -> int:
 def mc_bid(samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, dealer: int, p: Params,
            high: int) -> tuple:  # fmt: skip
     """(number, suit) with the best expected score over ``samples`` completions of the hand (the bid advice's
-    kernel, all seats heuristic), or (0, 0) to pass when passing does better. A bid must exceed ``high``."""
+    kernel, all seats ``heuristic_v1``), or (0, 0) to pass when passing does better. A bid must exceed ``high``."""
     players = p.players
     if samples == 0:
         return heuristic_bid(hand, high, players, BID_MARGIN_V1)  # as its play-outs bid

@@ -239,7 +239,6 @@ def _items(rules: Any) -> dict:
     return dataclasses.asdict(rules)
 
 
-
 def _copy_rng(rng: random.Random) -> random.Random:
     other = random.Random()
     other.setstate(rng.getstate())
