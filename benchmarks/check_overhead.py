@@ -49,7 +49,8 @@ def refusal_rates(games: list[str], rounds: int, repeat: int, refuse: bool) -> d
     """(game, bots) -> best rounds per CPU second in this process, with the always-on card check compiled in or
     out (``refuse``); out only in a process whose numba cache is its own."""
     if not refuse:
-        if os.environ.get(PRIVATE_CACHE) != os.environ.get("NUMBA_CACHE_DIR"):
+        private = os.environ.get(PRIVATE_CACHE)
+        if not private or private != os.environ.get("NUMBA_CACHE_DIR"):
             raise SystemExit("the unchecked kernels compile only into a private numba cache (see --always-on)")
         import cardsim.errors
 
