@@ -120,12 +120,14 @@ def check_count(value: int, what: str, upper: int = MAX_SAMPLES) -> int:
 
 
 def builtin_bots(game: Game, bots: str | list[str], rules: Any) -> tuple[tuple[str, ...], np.ndarray]:
-    """Bot names and the built-in bot table for the completions; Python bots are refused (too slow there)."""
+    """Bot names and the built-in bot table for the completions; Python bots are refused (too slow there), and so
+    are numba bots (the completion kernels play built-in bots only)."""
     lineup = game.lineup(bots, rules)
-    if not lineup.compiled:
+    if not lineup.compiled or lineup.numba_bots:
+        kind = "numba" if lineup.compiled else "Python"
         raise CardsimError(
             f"bid advice plays many thousands of rounds and needs built-in bots ({', '.join(game.builtin_bots)}); "
-            f"'{','.join(lineup.names)}' has a Python bot"
+            f"'{','.join(lineup.names)}' has a {kind} bot"
         )
     return lineup.names, lineup.table
 

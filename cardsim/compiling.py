@@ -34,7 +34,8 @@ from numba.core import event, types
 # a quiet machine they take about half as long. The ``fast`` and ``strong`` kinds were measured again on a quiet
 # machine after their kernels stopped compiling twice (docs/performance.md, "Compile time"); the other kinds compile
 # less now too.
-# Kinds: the batch kernels of a lineup of random and heuristic bots (``fast``) or with a strong bot (``strong``),
+# Kinds: the batch kernels of a lineup of random and heuristic bots (``fast``), with a strong bot (``strong``) or a
+# numba bot (``numba``: measured on a quiet machine, the whole first simulate),
 # with ``--check`` (``check``, ``strong check``), with a Python bot (``python``: the driver's kernels), a replay
 # (``replay``, ``strong replay``), the bid advice (``advice``, ``strong advice``: Wizard's only) and ``Round``'s
 # state machine (``round``: its bot_action compiles the strong bots' code for any bot in Differenzler and Wizard).
@@ -50,6 +51,7 @@ ESTIMATES: dict[tuple[str, str], float] = {
     ("callpartner", "strong check"): 339, ("callpartner", "python"): 46, ("callpartner", "replay"): 52,
     ("callpartner", "strong replay"): 276, ("callpartner", "advice"): 130, ("callpartner", "strong advice"): 130,
     ("callpartner", "round"): 25,
+    ("differenzler", "numba"): 26, ("wizard", "numba"): 33, ("callpartner", "numba"): 54,
 }  # fmt: skip
 GAME_NAMES = {"differenzler": "Differenzler", "wizard": "Wizard", "callpartner": "call-partner"}
 SPIN = "|/-\\"
@@ -65,7 +67,7 @@ def batch_kind(lineup: Any, check: bool) -> str:
     """The ``ESTIMATES`` kind of a run of ``lineup`` (a ``cardsim.lineup.Lineup``): which kernels it compiles."""
     if not lineup.compiled:
         return "python"
-    kind = "strong" if lineup.strong_table is not None else ""
+    kind = "strong" if lineup.strong_table is not None else "numba" if lineup.numba_bots else ""
     if check:
         kind = f"{kind} check".strip()
     return kind or "fast"
@@ -78,7 +80,7 @@ def batch_what(game: str, kind: str) -> str:
         "fast": "", "strong": " with strong bots", "check": " with --check", "strong check": " with strong bots and "
         "--check", "python": " for Python bots", "replay": " of a replay", "strong replay": " of a replay with strong "
         "bots", "advice": " of the bid advice", "strong advice": " of the bid advice with strong bots",
-        "round": " of Round",
+        "round": " of Round", "numba": " for numba bots", "numba check": " for numba bots with --check",
     }.get(kind, f" ({kind})")  # fmt: skip
     return f"the {name} kernels{label}"
 

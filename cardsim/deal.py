@@ -8,11 +8,23 @@ is simply what remains.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from cardsim.cards import bit, nth_card, popcount
 from cardsim.rng import below
+
+
+class Work(NamedTuple):
+    """One work item of a game's batch kernel: its units from ``start + block * size`` on (``size`` the game's
+    units per item) of the experiment ``seed`` (the deal streams' key), single rounds or whole ``games``."""
+
+    seed: np.uint64
+    start: int
+    games: bool
+    block: np.uint64  # prange's index, unsigned as the parfor gives it (signed in the typing pass before it)
 
 
 @njit(cache=True, inline="always")

@@ -1,9 +1,10 @@
 """The plain-Python driver of every game: a loop over the game's state machine.
 
-The compiled bots play on inside the state machine (``Game.run_bots``) until a Python bot's turn; the driver
-asks that bot through the protocol (``cardsim.protocol``) with the observation of its seat, turns its answer into
-actions and applies them. An illegal answer is refused by the state machine (RULES.md D2) and reported with the
-bot, the game, the seed, the round and the decision.
+The compiled bots play on inside the state machine (``Game.run_bots``) until a Python or numba bot's turn; the
+driver asks a Python bot through the protocol (``cardsim.protocol``) with the observation of its seat, turns its
+answer into actions and applies them; a numba bot is called as the kernels call it (``Game.numba_bot_action``).
+An illegal answer is refused by the state machine (RULES.md D2) and reported with the bot, the game, the seed,
+the round and the decision.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from cardsim.cards import Deck
 from cardsim.decisions import BOT_METHODS
 from cardsim.errors import BotFailure, CardsimError
 from cardsim.lineup import Lineup
+from cardsim.numba_bots import USER_BOT, NumbaBot
 from cardsim.protocol import Seat, ask
 from cardsim.rng import bot_seed
 
@@ -51,7 +53,8 @@ def _play_round(
     stepped: bool, check: bool,
 ) -> Any:  # fmt: skip
     state = game.deal(rules, seed, unit, sub, dealer, in_game)
-    table = np.full_like(lineup.table, -1) if stepped else lineup.table
+    # the seats the driver asks (-1): Python and numba bots, and every seat when stepped
+    table = np.full_like(lineup.table, -1) if stepped else np.where(lineup.table[:, :1] == USER_BOT, -1, lineup.table)
     rngs: dict[int, random.Random] = {}
     while (seat := game.run_bots(rules, state, table)) >= 0:
         if check:
@@ -64,6 +67,11 @@ def _play_round(
                 answer = game.bot_action(rules, state, lineup.table[seat], advance=True)
             except BotFailure as failure:
                 raise where.error(label, str(failure)) from None  # the message and its values (seat, cards)
+        elif isinstance(bot, NumbaBot):  # asked as the kernels ask it: the seat's view and private stream
+            try:
+                answer = game.numba_bot_action(rules, state, bot)
+            except Exception as exc:  # the user's function: report whatever it raised
+                raise where.error(label, f"raised {type(exc).__name__}: {exc}") from None
         else:
             rng = rngs.setdefault(seat, random.Random(bot_seed(seed, unit, sub, seat)))
             method = getattr(bot, BOT_METHODS[game.decision(rules, state)])
@@ -72,7 +80,7 @@ def _play_round(
                 check_observation(observation, game.hidden_cards(rules, state, seat), game.deck, where)
             answer = ask(method, observation, where, label)
         try:
-            for action in [answer] if isinstance(bot, int) else game.answer_actions(rules, state, answer):
+            for action in [answer] if isinstance(bot, (int, NumbaBot)) else game.answer_actions(rules, state, answer):
                 game.apply(rules, state, action)
         except CardsimError as exc:
             raise where.error(label, str(exc)) from None

@@ -4,7 +4,9 @@ A lineup is written ``name,name,...`` with one entry per seat, or a single
 name for every seat. An entry is a built-in bot (``random``, ``heuristic``,
 or a strong bot with settings: ``ismcts:iterations=400:c=0.7``) or a Python
 bot ``path/to/file.py:ClassName`` (docs/bots.md, "Write your own bot"): a class
-with one method per decision of the game, constructed once with no arguments.
+with one method per decision of the game, constructed once with no arguments;
+or ``path/to/file.py:function`` naming an ``@njit`` function, a numba bot that
+plays inside the compiled kernels (``cardsim.numba_bots``).
 
 The compiled kernels receive the built-in bots as one float table, a row per
 seat: ``[bot id, setting 1, setting 2, ...]`` (the bot's settings in the
@@ -25,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from cardsim.errors import CardsimError
+from cardsim.numba_bots import USER_BOT, NumbaBot, is_numba_function
 
 MAX_SETTINGS = 4  # settings columns in the bot table after the id
 FIRST_STRONG = 4  # built-in ids from here on are strong bots (bots/<game>_strong.py), in every game (Wizard's 2
@@ -57,17 +60,21 @@ class Setting:
 
 @dataclass(frozen=True)
 class Lineup:
-    """One bot per seat: ``names[seat]`` as written, ``bots[seat]`` a built-in id (int) or a Python bot object,
-    ``table[seat]`` the built-in bot's id and settings (see the module docstring; -1 for a Python bot)."""
+    """One bot per seat: ``names[seat]`` as written, ``bots[seat]`` a built-in id (int), a ``NumbaBot`` or a Python
+    bot object, ``table[seat]`` the built-in bot's id and settings (see the module docstring; -1 for a Python bot,
+    ``[USER_BOT, index]`` for the numba bot ``numba_bots[index]``). ``functions``: the numba bots compiled for the
+    game's kernels (``Game.lineup`` sets them; None without numba bots)."""
 
     names: tuple[str, ...]
     bots: tuple[Any, ...]
     table: np.ndarray
+    numba_bots: tuple[NumbaBot, ...] = ()
+    functions: tuple | None = None
 
     @property
     def compiled(self) -> bool:
-        """True when every seat is a built-in bot, so the compiled batch kernels can play."""
-        return all(isinstance(b, int) for b in self.bots)
+        """True when every seat is a built-in or a numba bot, so the compiled batch kernels can play."""
+        return all(isinstance(b, (int, NumbaBot)) for b in self.bots)
 
     @property
     def strong_table(self) -> np.ndarray | None:
@@ -81,7 +88,7 @@ def strong_table(table: np.ndarray) -> np.ndarray | None:
     Numba prunes every ``strong_bots is not None`` branch from the kernels it compiles for None, so random and
     heuristic lineups neither compile nor run the strong bots' code.
     """
-    return table if (table[:, 0] >= FIRST_STRONG).any() else None
+    return table if ((table[:, 0] >= FIRST_STRONG) & (table[:, 0] != USER_BOT)).any() else None
 
 
 _SOURCES: dict[str, str] = {}  # a bot file's path as given -> its text, where the file is elsewhere (Dask workers)
@@ -100,6 +107,8 @@ def use_bot_sources(sources: dict[str, str]) -> None:
 
 
 def _load_python_bot(spec: str, game: str, methods: tuple[str, ...]) -> Any:
+    """The bot ``path/to/file.py:Name`` names: an instance of the class, or a ``NumbaBot`` for an ``@njit``
+    function."""
     path_text, _, class_name = spec.rpartition(":")
     path = Path(path_text)
     source = _SOURCES.get(path_text)
@@ -119,11 +128,14 @@ def _load_python_bot(spec: str, game: str, methods: tuple[str, ...]) -> Any:
             del sys.modules[module_name]
             raise CardsimError(f"bot '{spec}': loading {path_text} failed: {type(exc).__name__}: {exc}") from exc
     cls = getattr(module, class_name, None)
+    if is_numba_function(cls):
+        return NumbaBot(spec, cls)
     if not isinstance(cls, type):
-        found = sorted(n for n, v in vars(module).items() if isinstance(v, type) and not n.startswith("_"))
+        found = sorted(n for n, v in vars(module).items()
+                       if (isinstance(v, type) or is_numba_function(v)) and not n.startswith("_"))  # fmt: skip
         problem = f"has no class {class_name}" if cls is None else f"defines {class_name} as {type(cls).__name__}"
-        raise CardsimError(f"bot '{spec}': {path_text} {problem}; a bot is a class, and the classes there are: "
-                           f"{', '.join(found) or 'none'}")  # fmt: skip
+        raise CardsimError(f"bot '{spec}': {path_text} {problem}; a bot is a class or an @njit function, and "
+                           f"those there are: {', '.join(found) or 'none'}")  # fmt: skip
     try:
         bot = cls()
     except Exception as exc:  # the user's constructor: report whatever broke it
@@ -187,13 +199,14 @@ def make_lineup(
     """Resolve a lineup for ``players`` seats; unknown bots or settings are refused with the allowed ones, and so
     is a cheating bot (``CHEATING_BOTS``) unless ``allow_cheating``.
 
-    A list may also hold Python bot objects (already constructed); they are named by their class.
+    A list may also hold Python bot objects (already constructed; named by their class) and numba bots (``@njit``
+    functions, named by the function).
     """
     entries = spec.split(",") if isinstance(spec, str) else list(spec)
     entries = [e.strip() if isinstance(e, str) else e for e in entries]
     if len(entries) == 1:
         entries = entries * players
-    names = [e if isinstance(e, str) else type(e).__name__ for e in entries]
+    names = [e if isinstance(e, str) else e.__name__ if is_numba_function(e) else type(e).__name__ for e in entries]
     if len(names) != players:
         raise CardsimError(f"{game} needs {players} bots, one per seat, but {len(names)} were given: {','.join(names)}")
     cheats = [name.split(":")[0] for name in names if is_cheating(name)]
@@ -201,16 +214,21 @@ def make_lineup(
         raise CardsimError(f"bot '{cheats[0]}' cheats: it sees every hand, as a reference for the honest bots; "
                            "simulate, replay, tournament and ladder allow it with --allow-cheating "
                            "(allow_cheating=True in Python)")  # fmt: skip
-    bots, table = [], np.full((players, 1 + MAX_SETTINGS), -1.0)
+    bots, table, functions = [], np.full((players, 1 + MAX_SETTINGS), -1.0), {}
     for seat, (entry, name) in enumerate(zip(entries, names, strict=True)):
-        if not isinstance(entry, str):
+        if is_numba_function(entry):
+            bots.append(NumbaBot(name, entry))
+        elif not isinstance(entry, str):
             bots.append(_checked_methods(entry, name, game, methods))
         elif is_python_bot(name):
             bots.append(_load_python_bot(name, game, methods))
         else:
             table[seat] = builtin_row(name, game, builtin, settings or {})
             bots.append(int(table[seat, 0]))
-    return Lineup(tuple(names), tuple(bots), table)
+        if isinstance(bots[-1], NumbaBot):  # one index per function: seats that share it share its compile
+            table[seat, :2] = USER_BOT, functions.setdefault(bots[-1].function, len(functions))
+    numba_bots = {bots[s].function: bots[s] for s in range(players) if isinstance(bots[s], NumbaBot)}
+    return Lineup(tuple(names), tuple(bots), table, tuple(numba_bots.values()))
 
 
 def settings_help(settings: dict[str, Setting]) -> str:

@@ -88,7 +88,7 @@ def test_the_kernel_plays_the_hand_it_was_given():
                 assert state.apply(s, p, action) and state.to_move(s) != -1
             while state.decision(s) == AUCTION:
                 assert state.apply(s, p, 0)
-            assert play.run(s, p, bots, None) == -1
+            assert play.run(s, p, bots, None, None) == -1
             assert s.slots[state.SIDE] == side[sample, trump]
 
 

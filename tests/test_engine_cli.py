@@ -378,8 +378,9 @@ def test_a_bot_class_that_needs_arguments_or_a_name_that_is_no_class_is_one_mess
                         "helper = 3\ndef function_bot(obs):\n    return 0\n")  # fmt: skip
     for name, message in (
         ("NeedsArgs", "NeedsArgs() failed (TypeError: "),
-        ("helper", "defines helper as int; a bot is a class, and the classes there are: NeedsArgs"),
-        ("function_bot", "defines function_bot as function; a bot is a class, and the classes there are: NeedsArgs"),
+        ("helper", "defines helper as int; a bot is a class or an @njit function, and those there are: NeedsArgs"),
+        ("function_bot", "defines function_bot as function; a bot is a class or an @njit function, and those "
+                         "there are: NeedsArgs"),
     ):
         assert main(["simulate", "differenzler", "--rounds", "5", "--bots", f"{bot_file}:{name}"]) == 2
         err = capsys.readouterr().err

@@ -17,7 +17,7 @@ LAYERS = [
     ("base", ["bots", "cardsim.games.*", "cardsim.errors", "cardsim.cards", "cardsim.rng", "cardsim.decisions",
               "cardsim.options", "cardsim.deal", "cardsim.kernel_cache", "cardsim.threading_layer", "cardsim.search",
               "cardsim.infoset", "cardsim.protocol", "cardsim.lineup", "cardsim.outputs", "cardsim.compiling",
-              "cardsim.audit", "cardsim.inlining"]),
+              "cardsim.audit", "cardsim.inlining", "cardsim.numba_bots"]),
     ("rules", ["cardsim.games.*.rules"]),
     ("state", ["cardsim.games.*.state"]),
     ("bots", ["bots.*"]),

@@ -20,6 +20,7 @@ from cardsim.decisions import BID, CALL, CARD, DECISIONS, DISCARD, PREDICT, TRUM
 from cardsim.driver import play_round
 from cardsim.errors import BotFailure, CardsimError, bot_failure
 from cardsim.lineup import FIRST_STRONG, Lineup, Setting, make_lineup
+from cardsim.numba_bots import NumbaBot, compile_bots, raised, signature
 from cardsim.options import make_rules
 from cardsim.protocol import card_index
 from cardsim.results import Batch
@@ -73,10 +74,15 @@ class Game(ABC):
         return getattr(rules or self.make_rules(), "players", self.players[0])
 
     def lineup(self, spec: str | list[Any], rules: Any = None, allow_cheating: bool = False) -> Lineup:
-        """The lineup ``spec`` (names with settings, Python bot specs or objects) for these rules' seats; a cheating
-        bot (``omniscient``) only if ``allow_cheating``."""
-        return make_lineup(spec, self.name, self.seats(rules), self.builtin_bots, self.decisions, self.bot_settings,
-                           allow_cheating)  # fmt: skip
+        """The lineup ``spec`` (names with settings, Python bot specs or objects, numba bots) for these rules'
+        seats, its numba bots compiled for the kernels; a cheating bot (``omniscient``) only if ``allow_cheating``."""
+        lineup = make_lineup(spec, self.name, self.seats(rules), self.builtin_bots, self.decisions,
+                             self.bot_settings, allow_cheating)  # fmt: skip
+        if not lineup.numba_bots:
+            return lineup
+        rules = rules if rules is not None else self.make_rules()
+        sig = signature(self.state_module.new_state(self.seats(rules)), self.params(rules))
+        return dataclasses.replace(lineup, functions=compile_bots(lineup.numba_bots, self.name, sig))
 
     @abstractmethod
     def batch(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool, **options: Any
@@ -92,14 +98,18 @@ class Game(ABC):
         decision, the illegal action and the legal ones. ``check``: the round's invariants are checked after every
         step too (``--check``), a broken one reported the same way. (A ``BotFailure`` raised in a batch kernel's
         parallel loop reaches here as numba's ``SystemError`` around it: ``errors.bot_failure``.)"""
+        def batch(start: int, count: int) -> Batch:
+            with raised(lineup.numba_bots):  # a numba bot's exception, which numba only prints
+                return self.batch(rules, lineup, seed, start, count, games, check=check, **options)
+
         try:
-            return self.batch(rules, lineup, seed, start, count, games, check=check, **options)
+            return batch(start, count)
         except (BotFailure, SystemError) as exc:
             if bot_failure(exc) is None:
                 raise
         while count > 1:  # the error is raised below, outside the handler: its traceback would repeat the kernel's
             try:
-                self.batch(rules, lineup, seed, start, count // 2, games, check=check, **options)
+                batch(start, count // 2)
                 start, count = start + count // 2, count - count // 2
             except (BotFailure, SystemError) as exc:
                 if bot_failure(exc) is None:
@@ -302,6 +312,18 @@ class Game(ABC):
         does not advance; its random streams do only with ``advance`` (then the bot draws as the batch driver's
         would at this decision, so that applying its action goes on exactly as that driver does)."""
         raise NotImplementedError
+
+    def numba_bot_action(self, rules: Any, state: Any, bot: NumbaBot) -> Any:
+        """What the numba bot ``bot`` at the seat to move does now, in public form (an action code it made up is
+        passed on as it is, for ``apply`` to refuse), called as the kernels call it: with the seat's view and its
+        private stream. Its exceptions propagate."""
+        p, seat = self.params(rules), self.to_move(rules, state)
+        view = self.kernel("observe", state, p, seat)
+        code = int(bot.function(view, p, seat, self.kernel("bot_stream", state, seat)))
+        try:
+            return self.public_action(rules, int(self.kernel("decision", state)), code) if code >= 0 else code
+        except IndexError:  # no card or suit at all
+            return code
 
     def run_bots(self, rules: Any, state: Any, table: np.ndarray) -> int:
         """Let the built-in bots of ``table`` (one row per seat, -1 for a Python bot) play on; returns the seat of a

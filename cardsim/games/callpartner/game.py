@@ -98,8 +98,8 @@ class CallPartner(Game):
         checks = check_counts(check, count)
         if lineup.compiled and engine != "python":
             out = Out(played, *per_round.values(), made, points, scores)
-            simulate_games(np.uint64(seed), start, sm.params(rules), games, lineup.table, lineup.strong_table, checks,
-                           out)  # fmt: skip
+            simulate_games(np.uint64(seed), start, sm.params(rules), games, lineup.table, lineup.strong_table,
+                           lineup.functions, checks, out)  # fmt: skip
         else:
             for u in range(count):
                 states = self.play_unit_py(rules, lineup, seed, start + u, games, check=check)
@@ -165,6 +165,10 @@ class CallPartner(Game):
             k = int(slots[sm.CARDS])
             return f"trick {k // rules.players + 1}, card {k % rules.players + 1}"
         return self.decision(rules, state)
+
+    def public_action(self, rules: CallPartnerRules, decision: int, code: int) -> Any:
+        """An auction code as a bid (None for a pass, else (number, suit letter)); a card code as its name."""
+        return _bid(code) if decision == AUCTION else super().public_action(rules, decision, code)
 
     def legal(self, rules: CallPartnerRules, state: sm.State) -> list:
         if state.slots[sm.PHASE] == AUCTION:
@@ -238,7 +242,7 @@ class CallPartner(Game):
         return _bid(code) if state.slots[sm.PHASE] == AUCTION else FRENCH52.name_of(code)
 
     def run_bots(self, rules: CallPartnerRules, state: sm.State, table: np.ndarray) -> int:
-        return int(run(state, sm.params(rules), table, strong_table(table)))
+        return int(run(state, sm.params(rules), table, strong_table(table), None))  # the driver asks numba bots
 
     def dealer_of(self, rules: CallPartnerRules, state: sm.State) -> int:
         return int(state.slots[sm.DEALER])

@@ -1,6 +1,7 @@
 """The drivers of a call-partner round over its state machine (``state``): the compiled ``run`` (built-in bots
-play on, strong bots are asked through their one entry ``act``) and the batch kernel ``simulate_games``; and the
-protocol of Python bots (``Observation`` and the checks of their answers).
+play on; strong bots are asked through their one entry ``act`` and numba bots with their seat's view: ``ask``)
+and the batch kernel ``simulate_games``; and the protocol of Python bots (``Observation`` and the checks of their
+answers).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import bots.callpartner as builtin
 import bots.callpartner_strong as strong
 import cardsim.audit as audit
 from cardsim.cards import FRENCH52, SUIT_SYMBOLS
+from cardsim.deal import Work
 from cardsim.errors import BotFailure, CardsimError
 from cardsim.games.callpartner.rules import game_over
 from cardsim.games.callpartner.state import (
@@ -34,12 +36,15 @@ from cardsim.games.callpartner.state import (
     State,
     apply,
     audit_deal,
+    bot_stream,
     check,
     deal,
     deal_inline,
     new_state,
+    observe,
 )
 from cardsim.lineup import FIRST_STRONG
+from cardsim.numba_bots import USER_BOT
 from cardsim.protocol import card_index
 
 SUIT_LETTERS = "SHDC"
@@ -47,23 +52,35 @@ ROUNDS_BLOCK, GAMES_BLOCK = 256, 32  # single deals / whole games per parallel w
 
 
 @njit(cache=True)
-def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -> int:
+def ask(s: State, p: Params, row: np.ndarray, seat: int, strong_bots: np.ndarray | None, users: tuple | None) -> int:
+    """The action of the strong or numba bot of table row ``row`` at ``seat`` (the seat to move). ``strong_bots``
+    is None (numba then compiles no strong bot) or the bot table; ``users`` is None or the lineup's numba bots
+    (``Lineup.functions``), each asked with the seat's view and private stream (``cardsim.numba_bots``)."""
+    if users is not None and row[0] == USER_BOT:
+        return users[int(row[1])](observe(s, p, seat), p, np.int64(seat), bot_stream(s, seat))
+    if strong_bots is not None:
+        return strong.act(row, s, p, seat)
+    return -1  # no bot of either kind: not reached
+
+
+@njit(cache=True)
+def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, users: tuple | None) -> int:
     """Plays on from ``s`` with the bots of the lineup table ``bots`` (row[0] the id, -1 for a Python bot) until a
-    Python bot's seat is to move (returned) or the round is over (-1). ``strong_bots`` is None (numba then
-    compiles no strong bot; strong ids play as the heuristic) or the table: a strong seat is asked through
-    ``bots.callpartner_strong.act`` and its action applied (refused if illegal, like anybody's)."""
-    if strong_bots is None:
+    Python bot's seat is to move (returned) or the round is over (-1). With neither ``strong_bots`` nor ``users``
+    (see ``ask``; numba then compiles neither) the built-in bots play every seat; else a strong or numba seat is
+    asked (``ask``) and its action applied (refused if illegal, like anybody's)."""
+    if strong_bots is None and users is None:
         return builtin.run(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, None)
     while True:
         seat = builtin.run(s, p, bots, builtin.STOP_AT_STRONG, builtin.NO_PASSER, None)
         if seat < 0 or bots[seat, 0] < FIRST_STRONG:
             return seat
-        if not apply(s, p, strong.act(strong_bots[seat], s, p, seat)):
-            raise BotFailure("callpartner: a strong bot chose an illegal action")
+        if not apply(s, p, ask(s, p, bots[seat], seat, strong_bots, users)):
+            raise BotFailure("callpartner: a strong or numba bot chose an illegal action")
 
 
 @njit(cache=True)
-def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -> int:
+def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, users: tuple | None) -> int:
     """``run`` for a table of built-in bots, one decision at a time (the same draws) with the round's invariants
     checked before every step and at the end (``state.check``, ``--check``); returns the steps taken. A broken
     invariant raises ``BotFailure`` like an illegal action (``Game.run`` then names it)."""
@@ -75,10 +92,10 @@ def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray |
         if seat < 0:
             return steps
         row = bots[seat]
-        action = strong.act(row, s, p, seat) if strong_bots is not None and row[0] >= FIRST_STRONG else \
+        action = ask(s, p, row, seat, strong_bots, users) if row[0] >= FIRST_STRONG else \
             builtin.act(int(row[0]), s, p, seat)  # fmt: skip
         if not apply(s, p, action):
-            raise BotFailure("callpartner: a built-in bot chose an illegal action")
+            raise BotFailure("callpartner: a bot chose an illegal action")
         steps += 1
 
 
@@ -101,71 +118,61 @@ class Out(NamedTuple):
 @njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
 def simulate_games(
     seed: np.uint64, start: int, p: Params, games: bool, bots: np.ndarray, strong_bots: np.ndarray | None,
-    checks: np.ndarray | None, out: Out,
+    users: tuple | None, checks: np.ndarray | None, out: Out,
 ) -> None:  # fmt: skip
     """Units ``start ..`` in parallel: single deals (round (seed, unit, 0)), or whole games (C10) whose deal d is
     round (seed, unit, d), the dealer rotating from a random first dealer; each a loop over the state machine
-    (``deal``, ``run``). ``strong_bots``: see ``run``. ``checks``: None (numba compiles no checks), or
+    (``deal``, ``run``). ``strong_bots``, ``users``: see ``ask``. ``checks``: None (numba compiles no checks), or
     uint64[units, audit.SLOTS] for ``--check``: with built-in bots only, the fast loops check every card against
     the unit's row (``state.audit_card``, ``cardsim.audit``) and the full ``state.check`` runs as the tricks
     begin; with a strong bot, ``run_checked`` steps and checks the whole round. Column ``audit.STEPS`` counts the
     steps checked."""
     block = GAMES_BLOCK if games else ROUNDS_BLOCK
     for b in prange((out.played.shape[0] + block - 1) // block):
-        _play_block(seed, start, p, games, bots, strong_bots, checks, out, np.uint64(b))  # (see _play_block)
-
-
-class Work(NamedTuple):
-    """One work item of ``simulate_games``: units ``start + block * size ..`` of the experiment ``seed``, single
-    deals or whole ``games``."""
-
-    seed: np.uint64
-    start: int
-    games: bool
-    block: np.uint64  # prange's index, unsigned as the parfor gives it (signed in the typing pass before it)
+        _play_block(Work(seed, start, games, np.uint64(b)), p, bots, strong_bots, users, checks, out)
 
 
 @njit(cache=True)
-def _play_block(
-    seed: np.uint64, start: int, p: Params, games: bool, bots: np.ndarray, strong_bots: np.ndarray | None,
-    checks: np.ndarray | None, out: Out, b: int,
-) -> None:  # fmt: skip
-    """The units of work item ``b`` of ``simulate_games``, on one State (a function of its own, as in the other
-    games: numba's parfor passes would drop writes into the State's arrays as dead code). ``b`` comes as a uint64:
-    prange's index is unsigned in the parfor but signed in the typing pass before it."""
+def _play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, users: tuple | None,
+                checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+    """The units of ``work`` (a work item of ``simulate_games``), on one State (a function of its own, as in the
+    other games: numba's parfor passes would drop writes into the State's arrays as dead code). ``work.block`` is
+    a uint64: prange's index is unsigned in the parfor but signed in the typing pass before it."""
     s, totals = new_state(p.players), np.zeros(p.players, np.int64)
-    _play_units(s, totals, Work(seed, start, games, b), p, bots, strong_bots, checks, out)
+    _play_units(s, totals, work, p, bots, strong_bots, users, checks, out)
 
 
 def _play_units(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray,
-                strong_bots: np.ndarray | None, checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
-    """The loop over a work item's units: ``_play_builtin`` for built-in lineups, ``_play_strong`` with a strong
-    bot, chosen by the type of ``strong_bots`` as numba compiles (``_choose_units``)."""
+                strong_bots: np.ndarray | None, users: tuple | None, checks: np.ndarray | None,
+                out: Out) -> None:  # fmt: skip
+    """The loop over a work item's units: ``_play_builtin`` for built-in lineups, ``_play_asking`` with a strong or
+    numba bot, chosen by the types of ``strong_bots`` and ``users`` as numba compiles (``_choose_units``)."""
     raise NotImplementedError("compiled only")
 
 
 @overload(_play_units)
-def _choose_units(s, totals, work, p, bots, strong_bots, checks, out):  # noqa: ANN001, ANN202 (numba types)
+def _choose_units(s, totals, work, p, bots, strong_bots, users, checks, out):  # noqa: ANN001, ANN202 (numba types)
     """Pick the loop by type, so a lineup compiles only the loop it runs: numba does not prune an ``is None`` test
     of an array argument, and a strong lineup compiled the built-in loop too (14 s of its cold compile)."""
-    if isinstance(strong_bots, types.NoneType):
+    if isinstance(strong_bots, types.NoneType) and isinstance(users, types.NoneType):
 
-        def builtin_loop(s, totals, work, p, bots, strong_bots, checks, out):  # noqa: ANN001, ANN202
+        def builtin_loop(s, totals, work, p, bots, strong_bots, users, checks, out):  # noqa: ANN001, ANN202
             _play_builtin(s, totals, work, p, bots, checks, out)
 
         return builtin_loop
 
-    def strong_loop(s, totals, work, p, bots, strong_bots, checks, out):  # noqa: ANN001, ANN202
-        _play_strong(s, totals, work, p, bots, strong_bots, checks, out)
+    def asking_loop(s, totals, work, p, bots, strong_bots, users, checks, out):  # noqa: ANN001, ANN202
+        _play_asking(s, totals, work, p, bots, strong_bots, users, checks, out)
 
-    return strong_loop
+    return asking_loop
 
 
 @njit(cache=True)
-def _play_strong(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, strong_bots: np.ndarray,
-                 checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
-    """``_play_block`` with a strong bot: each round through ``run`` (or ``run_checked``); a strong bot's own
-    stream is seeded from the round's key when it first decides (``state.bot_stream``)."""
+def _play_asking(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray,
+                 strong_bots: np.ndarray | None, users: tuple | None, checks: np.ndarray | None,
+                 out: Out) -> None:  # fmt: skip
+    """``_play_block`` with a strong or numba bot: each round through ``run`` (or ``run_checked``); such a bot's
+    own stream is seeded from the round's key when it first decides (``state.bot_stream``)."""
     slots, players = s.slots, p.players
     for u in range(*_units(work, out)):
         totals[:] = 0
@@ -173,9 +180,9 @@ def _play_strong(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.n
         while d == 0 or (work.games and not game_over(totals, players, d, p.target, p.max_deals)):
             deal(s, p, work.seed, work.start + u, d, _dealer(out, u, d, players))
             if checks is not None:
-                checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots))
+                checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots, users))
             else:
-                run(s, p, bots, strong_bots)
+                run(s, p, bots, strong_bots, users)
             _record(out, u, d, slots, s.points, s.scores, totals)
             d += 1
         out.played[u] = d

@@ -67,7 +67,8 @@ class Differenzler(Game):
         checks = check_counts(check, count)
         if lineup.compiled and engine != "python":
             out = Out(played, first_hands, trump_cards, predictions, points, penalties)
-            simulate_games(np.uint64(seed), start, params(rules), games, lineup.table, lineup.strong_table, checks, out)
+            simulate_games(np.uint64(seed), start, params(rules), games, lineup.table, lineup.strong_table,
+                           lineup.functions, checks, out)  # fmt: skip
         else:
             for u in range(count):
                 states = self.play_unit_py(rules, lineup, seed, start + u, games, check=check)

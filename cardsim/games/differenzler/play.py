@@ -1,7 +1,7 @@
 """The course of Differenzler rounds and games for the drivers: every one is a loop over the state machine.
 
 * ``run`` lets the built-in bots of a bot table play a round on (``bots.differenzler.run`` for random and
-  heuristic seats, ``bots.differenzler_strong.act`` asked at a strong seat) until a Python bot's turn or the end.
+  heuristic seats; ``ask`` at a strong or numba bot's seat) until a Python bot's turn or the end.
 * ``simulate_games`` (the batch kernel) deals (``state.deal``), runs and copies the results out, over many rounds
   or whole games (A11) in parallel.
 * The plain-Python driver (``cardsim.driver.play_round``, through the ``Game`` hooks of ``game.py``) asks a Python
@@ -22,6 +22,7 @@ from numba import njit, prange
 import bots.differenzler as builtin
 import bots.differenzler_strong as strong
 import cardsim.audit as audit
+from cardsim.deal import Work
 from cardsim.errors import BotFailure
 from cardsim.games.differenzler.rules import PLAYERS, TRICKS, game_over
 from cardsim.games.differenzler.state import (
@@ -31,12 +32,15 @@ from cardsim.games.differenzler.state import (
     State,
     apply,
     audit_deal,
+    bot_stream,
     check,
     deal_arrays,
     new_state,
+    observe,
     scores_arrays,
     to_move,
 )
+from cardsim.numba_bots import USER_BOT
 
 BLOCK = 256  # rounds per parallel work item
 
@@ -52,22 +56,33 @@ class Out(NamedTuple):
     penalties: np.ndarray  # int16[units, rounds, players]
 
 
+@njit(cache=True)
+def ask(s: State, p: Params, row: np.ndarray, seat: int, strong_bots: np.ndarray | None, users: tuple | None) -> int:
+    """The action of the strong or numba bot of table row ``row`` at ``seat`` (the seat to move). ``strong_bots``
+    is None (numba then compiles no strong bot) or the bot table; ``users`` is None or the lineup's numba bots
+    (``Lineup.functions``), each asked with the seat's view and private stream (``cardsim.numba_bots``)."""
+    if users is not None and row[0] == USER_BOT:
+        return users[int(row[1])](observe(s, p, seat), p, np.int64(seat), bot_stream(s, seat))
+    if strong_bots is not None:
+        return strong.act(row, s, p, seat)
+    return -1  # no bot of either kind: not reached
+
+
 @njit(cache=True, inline="always")  # inlined into the batch loop: a call per round costs random bots ~30%
-def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -> int:
+def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, users: tuple | None) -> int:
     """The built-in bots of ``bots`` (float64[players, 5], row[0] = bot id, -1 for a Python bot) play on from
-    ``s``; returns the seat of a Python bot to move, or -1 when the round is over. ``strong_bots`` is None (no
-    strong bot: numba compiles none of their code) or the same table; a strong bot's action is refused like any
-    other (RULES D2)."""
+    ``s``; returns the seat of a Python bot to move, or -1 when the round is over. A strong or numba bot (see
+    ``ask``) is asked at its turn, and its action refused like any other (RULES D2)."""
     while True:
         seat = builtin.run(s, p, bots)
-        if seat < 0 or strong_bots is None or strong_bots[seat, 0] < builtin.STRONG:
+        if seat < 0 or bots[seat, 0] < 0:
             return seat
-        if not apply(s, p, strong.act(strong_bots[seat], s, p, seat)):
-            raise BotFailure("a strong Differenzler bot chose an illegal action (RULES D2)")
+        if not apply(s, p, ask(s, p, bots[seat], seat, strong_bots, users)):
+            raise BotFailure("a strong or numba Differenzler bot chose an illegal action (RULES D2)")
 
 
 @njit(cache=True)
-def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -> int:
+def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, users: tuple | None) -> int:
     """``run`` for a table of built-in bots, one decision at a time (the same draws) with the round's invariants
     checked before every step and at the end (``state.check``, ``--check``); returns the steps taken. A broken
     invariant raises ``BotFailure`` like an illegal action (``Game.run`` then names it)."""
@@ -79,17 +94,17 @@ def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray |
         if seat < 0:
             return steps
         row = bots[seat]
-        action = strong.act(row, s, p, seat) if strong_bots is not None and row[0] >= builtin.STRONG else \
+        action = ask(s, p, row, seat, strong_bots, users) if row[0] >= builtin.STRONG else \
             builtin.act(int(row[0]), s, p, seat)  # fmt: skip
         if not apply(s, p, action):
-            raise BotFailure("a built-in Differenzler bot chose an illegal action (RULES D2)")
+            raise BotFailure("a Differenzler bot chose an illegal action (RULES D2)")
         steps += 1
 
 
 @njit(cache=True)
 def run_bots(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -> int:
-    """``run`` as one compiled call for the Python driver."""
-    return run(s, p, bots, strong_bots)
+    """``run`` as one compiled call for the Python driver (which asks the numba bots itself)."""
+    return run(s, p, bots, strong_bots, None)
 
 
 @njit(cache=True)
@@ -103,12 +118,13 @@ def bot_act(row: np.ndarray, s: State, p: Params) -> int:
 
 
 @njit(cache=True)
-def _play_block(seed: np.uint64, start: int, p: Params, games: bool, bots: np.ndarray,
-                strong_bots: np.ndarray | None, checks: np.ndarray | None, out: Out, block: int) -> None:  # fmt: skip
-    """Units ``block * BLOCK ..`` of ``simulate_games`` (a function of its own: numba's parfor passes would drop
-    writes into the State's arrays as dead code). ``block`` comes as a uint64: prange's index is unsigned in the
-    parfor but signed in the typing pass before it, which compiled this costliest kernel once more (unsigned for
-    both: the code that runs is the one that ran before)."""
+def _play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, users: tuple | None,
+                checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+    """Units ``work.block * BLOCK ..`` of ``simulate_games`` (a function of its own: numba's parfor passes would
+    drop writes into the State's arrays as dead code). ``work.block`` is a uint64: prange's index is unsigned in
+    the parfor but signed in the typing pass before it, which compiled this costliest kernel once more (unsigned
+    for both: the code that runs is the one that ran before)."""
+    seed, start, games, block = work
     s = new_state(np.int64(PLAYERS))  # typed values, not literals: a kernel compiles once per argument types
     sl, hands, dealt, points, predictions, history, rng = s.slots, s.hands, s.dealt, s.points, s.predictions, \
         s.history, s.rng  # fmt: skip
@@ -122,18 +138,18 @@ def _play_block(seed: np.uint64, start: int, p: Params, games: bool, bots: np.nd
             # an inlined function (a reference count update per array and call: ~10% of random self-play)
             deal_arrays(sl, hands, dealt, points, rng, seed, start + g, r,
                         -1 if r == 0 else (out.first_hands[g, 0] + r) % PLAYERS)  # fmt: skip
-            if strong_bots is None and checks is not None:
+            if strong_bots is None and users is None and checks is not None:
                 row = checks[g]  # one view (each costs atomic reference counts)
                 audit_deal(row, dealt)
                 builtin.run_all(sl, hands, history, points, predictions, rng, bots, row)
                 if audit.end(row, PLAYERS, PLAYERS * TRICKS):
                     raise BotFailure("a differenzler round broke an invariant (--check)")
-            elif strong_bots is None:
+            elif strong_bots is None and users is None:
                 builtin.run_all(sl, hands, history, points, predictions, rng, bots, None)
             elif checks is not None:
-                checks[g, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots))
+                checks[g, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots, users))
             else:
-                run(s, p, bots, strong_bots)
+                run(s, p, bots, strong_bots, users)
             scores_arrays(predictions, points, p.exact_bonus, penalties)
             out.first_hands[g, r], out.trump_cards[g, r] = sl[FIRST_HAND], sl[TRUMP_CARD]
             for seat in range(PLAYERS):
@@ -146,15 +162,17 @@ def _play_block(seed: np.uint64, start: int, p: Params, games: bool, bots: np.nd
 
 @njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
 def simulate_games(seed: np.uint64, start: int, p: Params, games: bool, bots: np.ndarray,
-                   strong_bots: np.ndarray | None, checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+                   strong_bots: np.ndarray | None, users: tuple | None, checks: np.ndarray | None,
+                   out: Out) -> None:  # fmt: skip
     """Units ``start ..`` in parallel: whole games (A11: First Hand drawn, then the next seat each round) or single
     rounds. Round r of unit u is stream (seed, u, r); ``out.rounds_played[unit]`` says how many rounds are
-    filled. ``strong_bots``: see ``run``. ``checks``: None (numba compiles no checks), or uint64[units, audit.SLOTS]
-    for ``--check``: with built-in bots only, the fast loop checks every step against the unit's row
-    (``state.audit_card``); with a strong bot, ``run_checked`` steps and checks the whole round (``state.check``).
+    filled. ``strong_bots`` and ``users`` (None or ``Lineup.functions``): see ``ask``. ``checks``: None (numba
+    compiles no checks), or uint64[units, audit.SLOTS] for ``--check``: with built-in bots only, the fast loop
+    checks every step against the unit's row (``state.audit_card``); with a strong or numba bot, ``run_checked``
+    steps and checks the whole round (``state.check``).
     Column ``audit.STEPS`` counts the steps checked."""
     for block in prange((out.rounds_played.shape[0] + BLOCK - 1) // BLOCK):
-        _play_block(seed, start, p, games, bots, strong_bots, checks, out, np.uint64(block))  # (see _play_block)
+        _play_block(Work(seed, start, games, np.uint64(block)), p, bots, strong_bots, users, checks, out)
 
 
 # --- what a Python bot is given ------------------------------------------------------------------------------

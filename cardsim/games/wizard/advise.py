@@ -119,9 +119,9 @@ def _complete(seed: np.uint64, sample: int, q: Question, p: st.Params, bots: np.
     st.start(dealt, p, players - 1, hands, turned, q.trump)
     for b in range(scores.shape[1]):
         st.copy_to(s, dealt)
-        run(s, p, stop, strong_bots)  # to the seat's bid
+        run(s, p, stop, strong_bots, None)  # to the seat's bid
         if st.apply(s, p, b):
-            run(s, p, bots, strong_bots)
+            run(s, p, bots, strong_bots, None)
             st.scores(s, p, points)
             scores[sample, b], tricks[sample, b] = points[q.seat], s.won[q.seat]
         else:

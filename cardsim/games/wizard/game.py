@@ -79,7 +79,7 @@ class Wizard(Game):
         checks = check_counts(check, count)
         if lineup.compiled and engine != "python":
             out = Out(dealers, turned, trumps, bids, tricks, scores)
-            simulate_games(np.uint64(seed), start, p, lineup.table, lineup.strong_table, checks, out)
+            simulate_games(np.uint64(seed), start, p, lineup.table, lineup.strong_table, lineup.functions, checks, out)
         else:
             for u in range(count):
                 for r, s in enumerate(self.play_unit_py(rules, lineup, seed, start + u, games, check=check)):
@@ -172,7 +172,7 @@ class Wizard(Game):
         return self.public_action(rules, int(s.slots[st.PHASE]), code)
 
     def run_bots(self, rules: WizardRules, state: st.State, table: np.ndarray) -> int:
-        return int(run(state, _params(rules), table, strong_table(table)))
+        return int(run(state, _params(rules), table, strong_table(table), None))  # the driver asks numba bots
 
     def dealer_of(self, rules: WizardRules, state: st.State) -> int:
         return int(state.slots[st.DEALER])

@@ -1,6 +1,6 @@
 """The compiled Wizard drivers (RULES.md B2-B9), loops over the round's state machine (``state.py``): ``run`` lets
-the built-in bots play on, ``simulate_games`` plays batches of single rounds or whole games; and the Python bot
-protocol's Observation.
+the built-in bots play on (``ask`` at a strong or numba bot's seat), ``simulate_games`` plays batches of single
+rounds or whole games; and the Python bot protocol's Observation.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import bots.wizard_strong as strong
 import cardsim.audit as audit
 import cardsim.errors as errors
 from cardsim.cards import bit
+from cardsim.deal import Work
 from cardsim.decisions import BID, CARD
 from cardsim.errors import BotFailure
 from cardsim.games.wizard.rules import legal_mask, refused_bid, score
@@ -36,16 +37,19 @@ from cardsim.games.wizard.state import (
     audit_bid,
     audit_card,
     audit_deal,
+    bot_stream,
     check,
     deal_arrays,
     load_trick,
     make_bid,
     new_state,
+    observe,
     play_card,
     step,
     store_bids,
     store_trick,
 )
+from cardsim.numba_bots import USER_BOT
 
 BLOCK = 64  # rounds or games per parallel work item
 SUIT_LETTERS = "SHDC"
@@ -65,35 +69,47 @@ class Seats(NamedTuple):
     """Who ``run_builtin`` lets play on, and where it stops."""
 
     bots: np.ndarray  # float64[players, 5]: the bot table, row[0] the bot id (-1 a Python bot)
-    stops: int  # bit mask of the seats at which it returns (Python and strong bots)
+    stops: int  # bit mask of the seats at which it returns (Python, strong and numba bots)
     plus_minus_one: bool  # B5, for the bids (Params.plus_minus_one)
 
 
 @njit(cache=True)
-def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -> int:
+def ask(s: State, p: Params, row: np.ndarray, seat: int, strong_bots: np.ndarray | None, users: tuple | None) -> int:
+    """The action of the strong or numba bot of table row ``row`` at ``seat`` (the seat to move). ``strong_bots``
+    is None (numba then compiles no strong bot) or the bot table (``Lineup.strong_table``); ``users`` is None or
+    the lineup's numba bots (``Lineup.functions``), each asked with the seat's view and private stream
+    (``cardsim.numba_bots``)."""
+    if users is not None and row[0] == USER_BOT:
+        return users[int(row[1])](observe(s, p, seat), p, np.int64(seat), bot_stream(s, seat))
+    if strong_bots is not None:
+        return strong.act(row, s, p, seat)
+    return -1  # no bot of either kind: not reached
+
+
+@njit(cache=True)
+def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, users: tuple | None) -> int:
     """Let the built-in bots of ``bots`` (float64[players, 5], row[0] the bot id, -1 a Python bot) play on; returns
-    the seat of a -1 whose turn it is, or -1 when the round is over. ``strong_bots`` is None (numba then compiles
-    no strong bot) or the bot table (``Lineup.strong_table``). A built-in bot's illegal action is refused too
+    the seat of a -1 whose turn it is, or -1 when the round is over. A built-in bot's illegal action is refused too
     (RULES.md D2): it raises. The built-in bots play on in ``run_builtin``, on the State's arrays unpacked once
-    (no State crosses the hot calls, see ``state.step``); a strong seat is asked here (in the branch numba prunes
-    when ``strong_bots`` is None) and its action applied, refused if illegal."""
+    (no State crosses the hot calls, see ``state.step``); a strong or numba seat is asked here (``ask``) and its
+    action applied, refused if illegal."""
     slots, hands, _, bids, won, log, rng, _ = s
     pm1 = p.plus_minus_one
     stops = np.int64(0)  # not the literal 0: run_builtin would be compiled for Literal[int](0) too
     for seat in range(hands.shape[0]):
-        if bots[seat, 0] < 0 or (strong_bots is not None and strong_bots[seat, 0] >= builtin.MC):
+        if bots[seat, 0] < 0 or bots[seat, 0] >= builtin.MC:  # a Python, strong or numba bot
             stops |= 1 << seat
     seats = Seats(bots, stops, pm1)
     while True:
         seat = run_builtin(slots, hands, bids, won, log, rng, seats, None)
-        if strong_bots is None or seat < 0 or bots[seat, 0] < 0:
+        if seat < 0 or bots[seat, 0] < 0:
             return seat
-        if not step(slots, hands, bids, won, log, pm1, strong.act(strong_bots[seat], s, p, seat)):
-            raise BotFailure("a strong wizard bot chose an illegal action")
+        if not step(slots, hands, bids, won, log, pm1, ask(s, p, bots[seat], seat, strong_bots, users)):
+            raise BotFailure("a strong or numba wizard bot chose an illegal action")
 
 
 @njit(cache=True)
-def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -> int:
+def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, users: tuple | None) -> int:
     """``run`` for a table of built-in bots, one decision at a time (the same draws) with the round's invariants
     checked before every step and at the end (``state.check``, ``--check``); returns the steps taken. A broken
     invariant raises ``BotFailure`` like an illegal action (``Game.run`` then names it)."""
@@ -105,10 +121,10 @@ def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray |
         if seat < 0:
             return steps
         row = bots[seat]
-        action = strong.act(row, s, p, seat) if strong_bots is not None and row[0] >= builtin.MC else \
+        action = ask(s, p, row, seat, strong_bots, users) if row[0] >= builtin.MC else \
             builtin.act(int(row[0]), s, p, seat)  # fmt: skip
         if not apply(s, p, action):
-            raise BotFailure("a built-in wizard bot chose an illegal action")
+            raise BotFailure("a wizard bot chose an illegal action")
         steps += 1
 
 
@@ -177,20 +193,22 @@ class Out(NamedTuple):
 
 @njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
 def simulate_games(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None,
-                   checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+                   users: tuple | None, checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """Units ``start ..`` in parallel, each a game of ``len(p.schedule)`` rounds (round r deals p.schedule[r]
-    cards; stream (seed, unit, r)). A single round is a one-round schedule. ``strong_bots``: see ``run``.
+    cards; stream (seed, unit, r)). A single round is a one-round schedule. ``strong_bots``, ``users``: see ``ask``.
     ``checks``: None, or int64[units] that counts the steps checked (``run_checked``; none compiled for None)."""
     for block in prange((out.dealers.shape[0] + BLOCK - 1) // BLOCK):
-        _play_block(seed, start, p, bots, strong_bots, checks, out, np.uint64(block))  # (see _play_block)
+        _play_block(Work(seed, start, True, np.uint64(block)), p, bots, strong_bots, users, checks, out)
 
 
 @njit(cache=True)
-def _play_block(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None,
-                checks: np.ndarray | None, out: Out, block: int) -> None:  # fmt: skip
-    """The units of one work item of ``simulate_games``, on one State unpacked once (see ``state.step``; a prange
-    body of its own would lose the writes into tuple fields). ``block`` comes as a uint64: prange's index is
-    unsigned in the parfor but signed in the typing pass before it, which compiled this kernel once more."""
+def _play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, users: tuple | None,
+                checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+    """The units of one work item of ``simulate_games`` (each a game of the schedule: ``work.games`` is always
+    true), on one State unpacked once (see ``state.step``; a prange body of its own would lose the writes into
+    tuple fields). ``work.block`` is a uint64: prange's index is unsigned in the parfor but signed in the typing
+    pass before it, which compiled this kernel once more."""
+    seed, start, _, block = work
     dealers, turned, trumps, bids, tricks, points = out
     count, players = dealers.shape[0], bots.shape[0]
     s = new_state(players)
@@ -201,18 +219,18 @@ def _play_block(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong
         for r in range(schedule.shape[0]):
             dealer = -1 if r == 0 else (dealers[u, 0] + r) % players  # B2: the deal rotates (once a round)
             deal_arrays(slots, hands, dealt, bid, won, rng, seed, start + u, r, dealer, schedule[r], fixed[r])
-            if strong_bots is None and checks is not None:
+            if strong_bots is None and users is None and checks is not None:
                 row = checks[u]  # one view (each costs atomic reference counts)
                 audit_deal(row, dealt, schedule[r], slots[TURNED])
                 run_builtin(slots, hands, bid, won, log, rng, seats, row)
                 if audit.end(row, players, players * schedule[r]):
                     raise BotFailure("a wizard round broke an invariant (--check)")
             elif checks is not None:
-                checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots))
-            elif strong_bots is None:
-                run_builtin(slots, hands, bid, won, log, rng, seats, None)  # ``run`` without its strong seats
+                checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots, users))
+            elif strong_bots is None and users is None:
+                run_builtin(slots, hands, bid, won, log, rng, seats, None)  # ``run`` without its asked seats
             else:
-                run(s, p, bots, strong_bots)
+                run(s, p, bots, strong_bots, users)
             dealers[u, r], turned[u, r], trumps[u, r] = slots[DEALER], slots[TURNED], slots[TRUMP_SUIT]
             for seat in range(players):
                 bids[u, r, seat], tricks[u, r, seat] = bid[seat], won[seat]

@@ -1,0 +1,97 @@
+"""Bots written as numba functions, played inside the compiled kernels at built-in speed (docs/bots.md, "A fast
+bot in numba").
+
+A numba bot is an ``@njit`` function ``act(view, p, seat, rng) -> int`` over the game's state module
+(``cardsim/games/<game>/state.py``): ``view`` is ``state.observe(s, p, seat)``, the round as the seat to move may
+see it (its own hand, what was played and shown, the bids it may see; everything else blank), ``p`` the rules'
+``Params``, ``seat`` the seat to move and ``rng`` that seat's private random stream (``state.bot_stream``; draw
+with ``cardsim.rng.below(rng, 0, n)``). It returns the code of an action of the decision ``state.decision(view)``:
+one of ``state.legal_actions(view, p, out)``; any other is refused like every bot's (RULES.md D2).
+
+The kernels take a lineup's numba bots as first-class functions of that one signature (numba's ``FunctionType``),
+so a kernel compiles once per game and number of numba bots and is cached, whatever functions it is later given;
+a call through the function pointer costs a few nanoseconds. numba cannot pass an exception out of such a call:
+it prints it and returns 0. ``raised`` therefore catches what a numba bot raised during a batch, and the batch is
+refused with it (``BotFailure``: the driver then replays the round and names the bot and the decision).
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import numba
+from numba.core import types
+from numba.core.dispatcher import Dispatcher
+from numba.core.errors import NumbaExperimentalFeatureWarning
+from numba.core.types.function_type import CompileResultWAP
+
+from cardsim.errors import BotFailure, CardsimError
+
+warnings.filterwarnings("ignore", "First-class function type", NumbaExperimentalFeatureWarning)  # used as documented
+
+USER_BOT = 99  # a numba bot's id in a lineup's bot table (row: [USER_BOT, its index among the lineup's numba bots])
+
+
+@dataclass(frozen=True)
+class NumbaBot:
+    """A seat's numba bot: its ``name`` in the lineup and its ``function`` (an ``@njit`` dispatcher)."""
+
+    name: str
+    function: Any
+
+
+def is_numba_function(value: Any) -> bool:
+    """True for a numba-compiled function (``@njit``), the form of a numba bot."""
+    return isinstance(value, Dispatcher)
+
+
+def signature(view: Any, p: Any) -> Any:
+    """The signature every numba bot of a game is compiled for: ``int64(State, Params, int64, uint64[:, ::1])``,
+    typed from a ``view`` (a State) and the rules' ``p``."""
+    return types.int64(numba.typeof(view), numba.typeof(p), types.int64, types.Array(types.uint64, 2, "C"))
+
+
+def compile_bots(bots: tuple[NumbaBot, ...], game: str, sig: Any) -> tuple:
+    """The kernels' first-class functions of ``bots`` (compiled, or loaded from the bot's own cache, for ``sig``);
+    a function that does not compile for it is refused with numba's reason."""
+    compiled = []
+    for bot in bots:
+        try:
+            bot.function.compile(sig)
+        except Exception as exc:  # numba's typing and lowering errors: the user's code
+            reason = " ".join(str(exc).split())[:400]
+            raise CardsimError(f"numba bot '{bot.name}' does not compile as act(view, p, seat, rng) -> int for {game} "
+                               f"(docs/bots.md, \"A fast bot in numba\"): {reason}") from None  # fmt: skip
+        compiled.append(CompileResultWAP(bot.function.overloads[sig.args]))
+    return tuple(compiled)
+
+
+@contextmanager
+def raised(bots: tuple[NumbaBot, ...]) -> Iterator[None]:
+    """Run a batch kernel; if a numba bot raised in it (numba prints that and goes on with 0), raise ``BotFailure``
+    once the kernel is done. Other unraisable errors go to the hook that was there."""
+    if not bots:
+        yield
+        return
+    caught: list[BaseException] = []
+    previous = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        if str(unraisable.object).startswith("<numba.") and unraisable.exc_value is not None:
+            caught.append(unraisable.exc_value)
+        else:
+            previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
+    if caught:
+        error = caught[0]
+        raise BotFailure(f"a numba bot raised {type(error).__name__}: {error}")
