@@ -55,7 +55,8 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("game", help="differenzler, wizard or callpartner")
         sub.add_argument("--bots", default="random", help="one bot per seat, comma-separated, or one for all seats: "
                          "random, heuristic, another built-in bot such as heuristic_v1 or a strong one (cardsim info "
-                         "GAME lists them), or path/to/file.py:ClassName (default: random)")  # fmt: skip
+                         "GAME lists them), a Python bot path/to/file.py:ClassName or a numba bot "
+                         "path/to/file.py:function (default: random)")  # fmt: skip
         sub.add_argument("--seed", type=seed_or_random, default=0, help="experiment seed (default 0); simulate and "
                          "tournament also take 'random': a 64-bit seed from the OS, printed and stored with the "
                          "results")  # fmt: skip
