@@ -9,6 +9,7 @@ import random
 import numpy as np
 import pytest
 import reference_differenzler as ref
+from numba import njit
 
 import bots.differenzler_strong as strong
 from cardsim.cards import JASS36
@@ -216,6 +217,36 @@ def test_a_strong_bot_decides_the_same_on_a_redealt_round():
                 t = redeal(s, seat, rng)
                 assert strong.act(row, sm.copy_state(s), P, seat) == strong.act(row, t, P, seat)
                 GAME.apply(RULES, s, rnd.choice(GAME.legal(RULES, s)))
+
+
+@njit(cache=True)
+def everything_counts(view, p, seat, rng):  # noqa: ANN001, ANN201 (numba types)
+    """A numba bot whose answer depends on every value of its view: a hash of them picks the legal action."""
+    h = np.uint64(seat)
+    for values in (view.slots, view.predictions, view.points, view.history.ravel()):
+        for x in values:
+            h = h * np.uint64(1000003) + np.uint64(x)
+    for masks in (view.hands, view.dealt):
+        for x in masks:
+            h = h * np.uint64(1000003) + x
+    out = np.empty(200, np.int64)
+    n = sm.legal_actions(view, p, out)
+    return out[h % np.uint64(n)]
+
+
+def test_a_numba_bot_decides_the_same_on_a_redealt_round():
+    """A numba bot is asked with its seat's view and its own stream: after a consistent re-deal of the others'
+    hidden cards (and predictions) with the same streams, a bot that reads every value of its view answers the
+    same, at every decision of a few rounds (a view showing another hand would change its hash)."""
+    rnd, rng = random.Random(3), np.zeros((1, 4), np.uint64)
+    seed_streams(rng, np.uint64(3), 0, 0)
+    bot = GAME.lineup([everything_counts, "random", "random", "random"]).bots[0]
+    for unit in range(4):
+        s = GAME.deal(RULES, 9, unit, 0, -1, False)
+        while GAME.to_move(RULES, s) >= 0:
+            t = redeal(s, GAME.to_move(RULES, s), rng)
+            assert GAME.numba_bot_action(RULES, sm.copy_state(s), bot) == GAME.numba_bot_action(RULES, t, bot)
+            GAME.apply(RULES, s, rnd.choice(GAME.legal(RULES, s)))
 
 
 @pytest.mark.parametrize("bots, rules", [("heuristic,random,heuristic,random", RULES), ("random", OPEN)])
