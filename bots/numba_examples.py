@@ -1,7 +1,6 @@
 """Example numba bots: a template for fast bots of your own (docs/bots.md, "A fast bot in numba").
 
-Run them beside the built-ins; they play inside the compiled kernels, about a hundred times faster than a Python
-bot:
+Run them beside the built-ins; they play inside the compiled kernels, about 90 times faster than a Python bot:
 
     cardsim simulate differenzler --bots bots/numba_examples.py:differenzler_forty,heuristic,random,random
 
