@@ -137,3 +137,12 @@ def test_bid_advice_refuses_a_numba_bot(game):
     with pytest.raises(CardsimError, match="has a numba bot"):
         advise(game, "SA SK SQ HT H6 D7 DJ CA C6", seat=1, trump="C9", samples=10, seed=1,
                bots=[EXAMPLES[game], "heuristic", "heuristic", "heuristic"])  # fmt: skip
+
+
+@pytest.mark.parametrize("game", ["differenzler"])
+def test_a_numba_bot_plays_checked_rounds(game):
+    """``--check`` steps a lineup with a numba bot through ``run_checked`` (the round's invariants after every
+    step) and gives the same rows as the unchecked run."""
+    plain = simulate(game, lineup(EXAMPLES[game]), rounds=200, seed=2, progress=False, keep_rows=True)
+    checked = simulate(game, lineup(EXAMPLES[game]), rounds=200, seed=2, progress=False, keep_rows=True, check=True)
+    assert checked.rows.equals(plain.rows)
