@@ -29,7 +29,14 @@ import numpy as np
 from numba import njit
 
 import bots.differenzler as basic
-from bots.differenzler import HEURISTIC_V1, STRONG, heuristic_v1_prediction, play_on, sweep_predictions
+from bots.differenzler import (
+    HEURISTIC_V1,
+    STRONG,
+    heuristic_prediction,
+    heuristic_v1_prediction,
+    play_on,
+    sweep_predictions,
+)
 from cardsim.cards import bit, lowest_card, popcount
 from cardsim.decisions import DONE, PREDICT
 from cardsim.games.differenzler.rules import (
@@ -64,8 +71,9 @@ from cardsim.infoset import sample_view, true_deals
 from cardsim.lineup import MAX_SETTINGS, Setting
 from cardsim.search import backpropagate, best_card, expand, new_tree, select
 
-MC, ISMCTS, OMNISCIENT = STRONG, STRONG + 1, STRONG + 2
-BOT_IDS = {**basic.BOT_IDS, "mc": MC, "ismcts": ISMCTS, "omniscient": OMNISCIENT}
+MC, ISMCTS, OMNISCIENT, MC_V1, ISMCTS_V1 = range(STRONG, STRONG + 5)
+BOT_IDS = {**basic.BOT_IDS, "mc": MC, "ismcts": ISMCTS, "omniscient": OMNISCIENT, "mc_v1": MC_V1,
+           "ismcts_v1": ISMCTS_V1}  # fmt: skip
 BOT_DOCS = {
     **basic.BOT_DOCS,
     "mc": "Monte Carlo prediction (least expected penalty over sampled deals) and sampling card play (PIMC)",
@@ -73,6 +81,9 @@ BOT_DOCS = {
     "omniscient": "CHEATS (a reference, refused without --allow-cheating): sees every hand and prediction; predicts "
     "as mc with the true deal as its one sample, plays by Monte Carlo tree search on the true deal (every seat "
     "choosing by UCB, heuristic rollouts)",
+    "mc_v1": "mc as it was: guesses the predictions it cannot see as heuristic_v1 predicts (mc guesses them as "
+    "heuristic does)",
+    "ismcts_v1": "ismcts as it was: guesses the predictions it cannot see as heuristic_v1 predicts",
 }
 _BID_SAMPLES = Setting(64, 1, 100_000, "deals sampled for the prediction; cost ~ bid_samples x a few rollouts")
 BOT_SETTINGS = {
@@ -91,6 +102,7 @@ BOT_SETTINGS = {
         "c": Setting(0.1, 0.0, 10.0, "UCB exploration constant, as for ismcts", integer=False),
     },
 }
+BOT_SETTINGS["mc_v1"], BOT_SETTINGS["ismcts_v1"] = BOT_SETTINGS["mc"], BOT_SETTINGS["ismcts"]  # the same rows
 FULL_DECK = np.uint64((1 << 36) - 1)
 
 
@@ -158,10 +170,18 @@ def _sampled_deals(seat: int, v: State, rng: np.ndarray, stream: int, samples: i
 
 
 @njit(cache=True)
-def _predictions_of(deal: np.ndarray, played: np.ndarray, visible: np.ndarray, trump: int, out: np.ndarray) -> None:
-    """out[s]: the visible prediction of seat s, else ``heuristic_v1``'s prediction for its sampled whole hand."""
+def _predictions_of(deal: np.ndarray, played: np.ndarray, v: State, v1: bool, out: np.ndarray) -> None:
+    """out[s]: the prediction of seat s visible in ``v``, else a guess for its sampled whole hand: ``heuristic``'s
+    prediction from its place after First Hand, or with ``v1`` ``heuristic_v1``'s (the ``_v1`` bots)."""
+    trump, first = v.slots[TRUMP], v.slots[FIRST_HAND]
     for s in range(PLAYERS):
-        out[s] = visible[s] if visible[s] >= 0 else heuristic_v1_prediction(deal[s] | played[s], trump)
+        hand = deal[s] | played[s]
+        if v.predictions[s] >= 0:
+            out[s] = v.predictions[s]
+        elif v1:
+            out[s] = heuristic_v1_prediction(hand, trump)
+        else:
+            out[s] = heuristic_prediction(hand, trump, (s - first) % PLAYERS)
 
 
 @njit(cache=True)
@@ -188,11 +208,10 @@ def _sample_state(sim: State, v: State, deal: np.ndarray, preds: np.ndarray, p: 
 
 @njit(cache=True)
 def mc_prediction(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, samples: int,
-                  truth: np.ndarray) -> tuple:  # fmt: skip
+                  truth: np.ndarray, v1: bool) -> tuple:  # fmt: skip
     """The prediction with the least mean penalty over ``samples`` sampled deals (``truth`` as for
     ``_sampled_deals``), and the mean penalty of every prediction 0..157 (heuristic play towards it by the bot, the
     others' predictions visible or heuristic)."""
-    trump = v.slots[TRUMP]
     played = np.zeros(PLAYERS, np.uint64)
     deals = _sampled_deals(seat, v, rng, stream, samples, played, truth)
     table = _heuristic_table()
@@ -200,7 +219,7 @@ def mc_prediction(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, 
     out = np.empty(MAX_PREDICTION + 1, np.int64)
     total = np.zeros(MAX_PREDICTION + 1)
     for k in range(samples):
-        _predictions_of(deals[k], played, v.predictions, trump, preds)
+        _predictions_of(deals[k], played, v, v1, preds)
         _sample_state(sim, v, deals[k], preds, p)
         sweep_predictions(sim, table, seat, out)
         for q in range(MAX_PREDICTION + 1):
@@ -212,16 +231,16 @@ def mc_prediction(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, 
 
 
 @njit(cache=True)
-def pimc_card(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, samples: int, truth: np.ndarray) -> int:
+def pimc_card(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, samples: int, truth: np.ndarray,
+              v1: bool) -> int:  # fmt: skip
     """The legal card with the least mean penalty for the bot's prediction over ``samples`` sampled deals (``truth``
     as for ``_sampled_deals``), each played out by the heuristic after the card (the same deals for every card)."""
-    trump = v.slots[TRUMP]
     played = np.zeros(PLAYERS, np.uint64)
     deals = _sampled_deals(seat, v, rng, stream, samples, played, truth)
     table = _heuristic_table()
     preds = np.empty((samples, PLAYERS), np.int64)
     for k in range(samples):
-        _predictions_of(deals[k], played, v.predictions, trump, preds[k])
+        _predictions_of(deals[k], played, v, v1, preds[k])
     sim = copy_state(v)
     best, best_total = -1, np.inf
     m = legal_cards(v, p)
@@ -241,11 +260,10 @@ def pimc_card(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, samp
 
 @njit(cache=True)
 def ismcts_card(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, iterations: int, c: float,
-                truth: np.ndarray) -> int:  # fmt: skip
+                truth: np.ndarray, v1: bool) -> int:  # fmt: skip
     """SO-ISMCTS (``cardsim.search``): ``iterations`` sampled deals (``truth`` as for ``_sampled_deals``), each
     descending the tree by UCB over the legal cards of the seat to move, expanding one node and played out by the
     heuristic; rewards 1 - penalty / 157 for every seat. The most visited legal card."""
-    trump = v.slots[TRUMP]
     played = np.zeros(PLAYERS, np.uint64)
     deals = _sampled_deals(seat, v, rng, stream, iterations, played, truth)
     table = _heuristic_table()
@@ -253,7 +271,7 @@ def ismcts_card(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, it
     sim, preds, rewards = copy_state(v), np.empty(PLAYERS, np.int64), np.empty(PLAYERS)
     path = np.zeros(TRICKS * PLAYERS + 1, np.int64)
     for it in range(iterations):
-        _predictions_of(deals[it], played, v.predictions, trump, preds)
+        _predictions_of(deals[it], played, v, v1, preds)
         _sample_state(sim, v, deals[it], preds, p)
         node, depth = np.int64(0), 1  # not the literal 0: select would compile for it too
         while decision(sim) != DONE:
@@ -293,12 +311,13 @@ def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
             other = (s.slots[FIRST_HAND] + i) % PLAYERS
             v.predictions[other] = s.predictions[other]
     rng, stream = bot_stream(s, seat), np.int64(0)  # not the literal 0: every callee would compile for it too
+    mc, v1 = row[0] == MC or row[0] == MC_V1, row[0] >= MC_V1  # the _v1 bots guess predictions as heuristic_v1
     if decision(v) == PREDICT:
-        samples = 1 if cheat else int(row[2]) if row[0] == MC else int(row[3])
-        return mc_prediction(rng, stream, seat, v, p, samples, truth)[0]
+        samples = 1 if cheat else int(row[2]) if mc else int(row[3])
+        return mc_prediction(rng, stream, seat, v, p, samples, truth, v1)[0]
     legal = legal_cards(v, p)
     if popcount(legal) == 1:
         return lowest_card(legal)
-    if row[0] == MC:
-        return pimc_card(rng, stream, seat, v, p, int(row[1]), truth)
-    return ismcts_card(rng, stream, seat, v, p, int(row[1]), row[2], truth)
+    if mc:
+        return pimc_card(rng, stream, seat, v, p, int(row[1]), truth, v1)
+    return ismcts_card(rng, stream, seat, v, p, int(row[1]), row[2], truth, v1)

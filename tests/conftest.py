@@ -20,7 +20,8 @@ from cardsim.lineup import is_cheating
 
 # Strong bots at small settings: every decision legal, quickly.
 STRONG_BOTS = {  # every strong bot, cheating ones included (their decisions must be legal too)
-    "differenzler": ["mc:samples=2:bid_samples=2", "ismcts:iterations=8:bid_samples=2", "omniscient:iterations=8"],
+    "differenzler": ["mc:samples=2:bid_samples=2", "ismcts:iterations=8:bid_samples=2", "omniscient:iterations=8",
+                     "mc_v1:samples=2:bid_samples=2", "ismcts_v1:iterations=8:bid_samples=2"],
     "wizard": ["mc:samples=2:bid_samples=2", "ismcts:iterations=8:bid_samples=2", "omniscient:iterations=8",
                "mc_v1:samples=2:bid_samples=2", "ismcts_v1:iterations=8:bid_samples=2"],
     "callpartner": ["mc:samples=2:bid_samples=2:contract_samples=2",

@@ -129,13 +129,14 @@ def test_mc_prediction_matches_the_advice_optimum():
     cases = [("S6 S7 S8 H6 H7 H8 D6 D7 D8", 1), ("SA SK HA HK DA C9 CJ CA C6", 0)]
     for hand, seat in cases:
         mask = np.uint64(advise.JASS36.mask(hand))
-        p, means = strong.mc_prediction(rng, 1 + seat, seat, prediction_view(mask, seat, trump_card), P, 800, NO_TRUTH)
+        view = prediction_view(mask, seat, trump_card)
+        p, means = strong.mc_prediction(rng, 1 + seat, seat, view, P, 800, NO_TRUTH, False)
         options, _ = advise._evaluate(0, 0, int(mask), seat, trump_card, table(*[HEURISTIC] * 4), 0, 800)
         expected = options["mean"].to_numpy()
         assert expected[p] <= expected.min() + 1.5  # the same optimum, up to sampling noise
         assert abs(means[p] - expected[p]) < 2.0
     view = prediction_view(np.uint64(advise.JASS36.mask(cases[0][0])), 1, trump_card)
-    low, _ = strong.mc_prediction(rng, 2, 1, view, P, 300, NO_TRUTH)
+    low, _ = strong.mc_prediction(rng, 2, 1, view, P, 300, NO_TRUTH, False)
     assert low <= 12
 
 

@@ -11,6 +11,8 @@ the calibrated one: its old cases play ``heuristic_v1`` with their old digests. 
 fed a fellow defender and bid up to its expected points: its old cases play ``heuristic_v1`` with their old
 digests (its strong bots still roll out with ``heuristic_v1``); the three cases of the new heuristic were pinned in
 the same session (ee6b0727, 4bd3db81 and 7508d4d9 when it only fed, then f275881f, 0526a797 and 6e7f1755).
+Differenzler's ``mc`` and ``ismcts`` then guessed the predictions they cannot see as ``heuristic`` predicts: their
+old cases play ``mc_v1`` and ``ismcts_v1`` with their old digests, and a case of the new ones was pinned.
 
 The strong bots play single rounds and whole games in every game (call-partner's ``ismcts`` too); the whole-game
 cases and call-partner's ``ismcts`` rounds were added with the digests of commit c29f848 (the same as b3b9f8a's).
@@ -83,10 +85,11 @@ CASES = {
     ("differenzler", "random", None, ("rounds", 400)): "a07dafe228d9fe22",
     ("differenzler", "heuristic_v1,random,heuristic_v1,random", None, ("games", 20)): "a8ea89949b328ebf",
     ("differenzler", "heuristic_v1", "predictions=open,exact_bonus=10", ("rounds", 400)): "278f3851157a0f34",
-    ("differenzler", "heuristic_v1,{mc},{ismcts},random", None, ("rounds", 3)): "82fe0bcac60f51e0",
+    ("differenzler", "heuristic_v1,{mc_v1},{ismcts_v1},random", None, ("rounds", 3)): "82fe0bcac60f51e0",
     ("differenzler", "DigestBot,heuristic_v1,random,heuristic_v1", "predictions=open", ("games", 2)): "c2976563d23bbf18",
     ("differenzler", "heuristic,random,heuristic_v1,heuristic", "predictions=open", ("games", 20)): "9266911fb0d129a2",
-    ("differenzler", "{mc},heuristic,{ismcts},random", None, ("games", 2)): "470ada9b352cbca9",
+    ("differenzler", "{mc_v1},heuristic,{ismcts_v1},random", None, ("games", 2)): "470ada9b352cbca9",
+    ("differenzler", "{mc},heuristic,{ismcts},random", None, ("rounds", 16)): "112a03f7ccee38a6",
     ("wizard", "random", None, ("games", 10)): "b3abf7cb90b72143",
     ("wizard", "heuristic_v1,random,heuristic_v1", "players=3,bidding=secret", ("rounds", 400)): "e05546c3b4d1719f",
     ("wizard", "heuristic_v1", "players=6,plus_minus_one=true,schedule=five_rounds", ("games", 10)): "19650035d503cc9a",
