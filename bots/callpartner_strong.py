@@ -107,7 +107,7 @@ from cardsim.rng import next_u64
 from cardsim.search import backpropagate, best_card, expand, new_tree, select
 
 MC, ISMCTS, OMNISCIENT = FIRST_STRONG, FIRST_STRONG + 1, FIRST_STRONG + 2
-BOT_IDS = {"mc": MC, "ismcts": ISMCTS, "omniscient": OMNISCIENT}
+BOT_IDS = {"mc": MC, "ismcts": ISMCTS, "omniscient": OMNISCIENT, "mc_v1": MC, "ismcts_v1": ISMCTS}  # _v1: bid_bonus 0
 BOT_DOCS = {
     "mc": "Monte Carlo bidder (the bid advice's completions of its hand: the best expected score of each level and "
     "trump against passing) and sampling card player (PIMC: each legal card played out by heuristic_v1 in deals "
@@ -121,26 +121,35 @@ BOT_DOCS = {
     "omniscient": "CHEATS (a reference, refused without --allow-cheating): bids as mc, then sees every hand, the "
     "kitty and the discards: calls and discards as mc with the true deal as its one sample, plays as ismcts with "
     "the true deal in every iteration (Monte Carlo tree search on the perfect-information game)",
+    "mc_v1": "mc before its bids counted on its own play (bid_bonus=0): rates each bid by heuristic_v1 play-outs alone",
+    "ismcts_v1": "ismcts before its bids counted on its own play (bid_bonus=0)",
 }
+_BID_BONUS = Setting(1, -10, 10, "points added to the declaring side's play-out points when a bid is rated: the "
+                    "bot plays its cards better than the heuristic_v1 play-outs (0: as mc_v1)")
 BOT_SETTINGS = {
     "mc": {
         "samples": Setting(64, 1, 4096, "deals sampled per card decision"),
         "bid_samples": Setting(48, 0, 4096, "completions per bid decision (0: bid as heuristic_v1)"),
         "contract_samples": Setting(64, 0, 4096, "deals sampled per call and per discard decision (0: call and "
                                     "discard as the heuristic)"),
+        "bid_bonus": _BID_BONUS,
     },
     "ismcts": {
         "iterations": Setting(200, 1, 100000, "tree iterations (sampled deals) per card decision"),
         "c": Setting(0.7, 0.0, 10.0, "UCB exploration constant (rewards are scores scaled to 0..1)", integer=False),
         "bid_samples": Setting(48, 0, 4096, "completions per bid decision, as for mc"),
         "contract_samples": Setting(64, 0, 4096, "deals sampled per call and per discard decision, as for mc"),
+        "bid_bonus": _BID_BONUS,
     },
     "omniscient": {
         "iterations": Setting(200, 1, 100000, "tree iterations per card decision, all on the true deal"),
         "c": Setting(0.7, 0.0, 10.0, "UCB exploration constant, as for ismcts", integer=False),
         "bid_samples": Setting(48, 0, 4096, "completions per bid decision, as for mc (it bids honestly)"),
+        "bid_bonus": _BID_BONUS,
     },
 }
+BOT_SETTINGS["mc_v1"], BOT_SETTINGS["ismcts_v1"] = (  # the same bots, rows and kernels, with bid_bonus 0
+    {**BOT_SETTINGS[bot], "bid_bonus": Setting(0, -10, 10, _BID_BONUS.doc)} for bot in ("mc", "ismcts"))
 CALL_CANDIDATES = 4  # the strongest cards not in the hand that the call compares
 
 
@@ -379,10 +388,13 @@ def nth_best(legal: np.uint64, totals: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def mc_bid(samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, dealer: int, p: Params,
+def mc_bid(samples: int, bonus: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, dealer: int, p: Params,
            high: int) -> tuple:  # fmt: skip
     """(number, suit) with the best expected score over ``samples`` completions of the hand (the bid advice's
-    kernel, all seats ``heuristic_v1``), or (0, 0) to pass when passing does better. A bid must exceed ``high``."""
+    kernel, all seats ``heuristic_v1``), or (0, 0) to pass when passing does better. A bid must exceed ``high``.
+    ``bonus`` points are added to the declaring side's play-out points: the bot then plays its cards (and its
+    partner and the defenders theirs) better than ``heuristic_v1`` does, and a bonus of 1 rated the bids best
+    (docs/bots.md)."""
     players = p.players
     if samples == 0:
         return heuristic_bid(hand, high, players, BID_MARGIN_V1)  # as its play-outs bid
@@ -398,7 +410,7 @@ def mc_bid(samples: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: in
         for suit in range(PASS_PLAY):
             made = 0
             for i in range(samples):
-                made += side[i, suit] >= level
+                made += side[i, suit] + bonus >= level
             total = level * (2 * made - samples)
             if total > best_total:
                 best, best_suit, best_total = level, suit, total
@@ -509,12 +521,13 @@ def decide(row: np.ndarray, rng: np.ndarray, stream: int, v: State, p: Params, s
     ``v.slots[PLAN]`` (the caller keeps them for its next steps)."""
     slots, hand = v.slots, v.hands[seat]
     phase, bid = slots[PHASE], slots[HIGH]
-    # table rows: [MC, samples, bid_samples, contract_samples], [ISMCTS, iterations, c, bid_samples,
-    # contract_samples], [OMNISCIENT, iterations, c, bid_samples]
+    # table rows: [MC, samples, bid_samples, contract_samples, bid_bonus], [ISMCTS, iterations, c, bid_samples,
+    # contract_samples, bid_bonus], [OMNISCIENT, iterations, c, bid_samples, bid_bonus]
     if phase == AUCTION:
         if slots[FORCED]:  # all passed: the dealer's trump as the heuristic's
             return 4 * MIN_BID + best_trump(hand, p.players)[0]
-        number, suit = mc_bid(int(row[2] if row[0] == MC else row[3]), rng, stream, hand, seat, slots[DEALER], p, bid)
+        samples, bonus = (row[2], row[4]) if row[0] == MC else (row[3], row[5] if row[0] == ISMCTS else row[4])
+        number, suit = mc_bid(int(samples), int(bonus), rng, stream, hand, seat, slots[DEALER], p, bid)
         return PASS if number == 0 else 4 * number + suit
     contract_samples = 1 if row[0] == OMNISCIENT else int(row[3] if row[0] == MC else row[4])
     view = view_of(v, seat)

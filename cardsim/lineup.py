@@ -29,7 +29,7 @@ import numpy as np
 from cardsim.errors import CardsimError
 from cardsim.numba_bots import USER_BOT, NumbaBot, is_numba_function
 
-MAX_SETTINGS = 4  # settings columns in the bot table after the id
+MAX_SETTINGS = 5  # settings columns in the bot table after the id
 FIRST_STRONG = 4  # built-in ids from here on are strong bots (bots/<game>_strong.py), in every game (Wizard's 2
 # and 3: rulebased, heuristic_v1)
 CHEATING_BOTS = frozenset({"omniscient"})  # built-in bots that see hidden cards: references, refused unless allowed

@@ -22,6 +22,7 @@ from cardsim.games.callpartner.game import GAME
 from cardsim.games.callpartner.play import SUIT_LETTERS, Trick
 from cardsim.games.callpartner.rules import SUIT_MASK, SUIT_OF
 from cardsim.infoset import count_deals, sample_deals
+from cardsim.lineup import builtin_row
 from cardsim.rng import seed_streams
 
 SMALL = "mc:samples=3:bid_samples=2:contract_samples=3"
@@ -186,8 +187,8 @@ def test_mc_bid_bids_a_sure_contract_to_20_and_what_the_advice_rates_best():
     sure = "SA SJ CJ SK SQ ST S9 S8 S7 S6 S5 S4"
     weak = "S3 S4 H3 H5 H6 D3 D5 D7 C3 C4 C5 C6"
 
-    def bid(hand, high):  # seat 1, the dealer seat 3: the advice's seat 1 (counted from the dealer's left)
-        return strong.mc_bid(400, streams(11), 1, np.uint64(FRENCH52.mask(hand)), 1, 3, P4, high)
+    def bid(hand, high, bonus=0):  # seat 1, the dealer seat 3: the advice's seat 1 (counted from the dealer's left)
+        return strong.mc_bid(400, bonus, streams(11), 1, np.uint64(FRENCH52.mask(hand)), 1, 3, P4, high)
 
     for high in (0, 15, 19):
         assert bid(sure, high) == (20, SUIT_LETTERS.index("S"))
@@ -197,6 +198,18 @@ def test_mc_bid_bids_a_sure_contract_to_20_and_what_the_advice_rates_best():
     assert advice.best == "10" and lead["difference"] > 2 * lead["ci95"]
     trump = advice.options.set_index("bid").loc["10", "trump"]
     assert bid(weak, 0) == (10, SUIT_LETTERS.index(trump)) and trump == "C"
+    # bid_bonus: points the bot counts on beyond its play-outs' (mc's default 1, mc_v1's 0) raise what it bids
+    assert bid(weak, 15, bonus=1) == (0, 0) and bid(weak, 15, bonus=8)[0] > 15
+    assert bid(sure, 0, bonus=1) == (20, SUIT_LETTERS.index("S"))
+
+
+def test_v1_bots_are_mc_and_ismcts_without_the_bid_bonus():
+    def row(spec):
+        return builtin_row(spec, GAME.name, GAME.builtin_bots, GAME.bot_settings)
+
+    assert np.array_equal(row("mc_v1"), row("mc:bid_bonus=0")) and row("mc")[4] == 1
+    assert np.array_equal(row("ismcts_v1"), row("ismcts:bid_bonus=0")) and row("ismcts")[5] == 1
+    assert not np.array_equal(row("mc_v1"), row("mc"))
 
 
 @pytest.mark.parametrize("players, bots, options", [

@@ -13,6 +13,9 @@ digests (its strong bots still roll out with ``heuristic_v1``); the three cases 
 the same session (ee6b0727, 4bd3db81 and 7508d4d9 when it only fed, then f275881f, 0526a797 and 6e7f1755).
 Differenzler's ``mc`` and ``ismcts`` then guessed the predictions they cannot see as ``heuristic`` predicts: their
 old cases play ``mc_v1`` and ``ismcts_v1`` with their old digests, and a case of the new ones was pinned.
+Call-partner's ``mc`` and ``ismcts`` then rated their bids with a bonus point for their own play (``bid_bonus``
+1): their old cases play ``mc_v1`` and ``ismcts_v1`` (``bid_bonus`` 0) with their old digests, and a case of the
+new ones was pinned.
 
 The strong bots play single rounds and whole games in every game (call-partner's ``ismcts`` too); the whole-game
 cases and call-partner's ``ismcts`` rounds were added with the digests of commit c29f848 (the same as b3b9f8a's).
@@ -103,13 +106,14 @@ CASES = {
     ("callpartner", "random", None, ("rounds", 400)): "7fabbbb742fcde51",
     ("callpartner", "heuristic_v1,random,heuristic_v1", "players=3,all_pass=dealer_forced", ("games", 5)): "880feaa763c39235",
     ("callpartner", "heuristic_v1", "players=5,discards_count=false", ("rounds", 400)): "bb7c533cf961984b",
-    ("callpartner", "{mc},heuristic_v1,random,heuristic_v1", None, ("rounds", 3)): "024c55e1bb9a1634",
+    ("callpartner", "{mc_v1},heuristic_v1,random,heuristic_v1", None, ("rounds", 3)): "024c55e1bb9a1634",
     ("callpartner", "DigestBot,heuristic_v1,random,heuristic_v1", "all_pass=dealer_forced", ("games", 2)): "b27b1f39e3054e74",
-    ("callpartner", "{mc},heuristic_v1,{ismcts},random", "max_deals=3", ("games", 2)): "ec604d9948ff8172",
-    ("callpartner", "heuristic_v1,{ismcts},random", "players=3,all_pass=dealer_forced", ("rounds", 20)): "e77de164f4efa474",
+    ("callpartner", "{mc_v1},heuristic_v1,{ismcts_v1},random", "max_deals=3", ("games", 2)): "ec604d9948ff8172",
+    ("callpartner", "heuristic_v1,{ismcts_v1},random", "players=3,all_pass=dealer_forced", ("rounds", 20)): "e77de164f4efa474",
     ("callpartner", "heuristic,random,heuristic_v1,heuristic", "all_pass=dealer_forced", ("games", 3)): "f275881fe3dacb1f",
     ("callpartner", "heuristic", "players=5,discards_count=false", ("rounds", 400)): "0526a7970a5c5c38",
-    ("callpartner", "{mc},heuristic,{ismcts},heuristic", None, ("rounds", 16)): "6e7f1755587a0ba6",
+    ("callpartner", "{mc_v1},heuristic,{ismcts_v1},heuristic", None, ("rounds", 16)): "6e7f1755587a0ba6",
+    ("callpartner", "{mc},heuristic,{ismcts},heuristic", None, ("rounds", 16)): "c4e127a1b6c60151",
 }
 
 
