@@ -25,7 +25,9 @@ STRONG_BOTS = {  # every strong bot, cheating ones included (their decisions mus
     "wizard": ["mc:samples=2:bid_samples=2", "ismcts:iterations=8:bid_samples=2", "omniscient:iterations=8",
                "mc_v1:samples=2:bid_samples=2", "ismcts_v1:iterations=8:bid_samples=2"],
     "callpartner": ["mc:samples=2:bid_samples=2:contract_samples=2",
-                    "ismcts:iterations=8:bid_samples=2:contract_samples=2", "omniscient:iterations=8:bid_samples=2"],
+                    "ismcts:iterations=8:bid_samples=2:contract_samples=2", "omniscient:iterations=8:bid_samples=2",
+                    "mc_v1:samples=2:bid_samples=2:contract_samples=2",
+                    "ismcts_v1:iterations=8:bid_samples=2:contract_samples=2"],
 }
 HONEST_STRONG_BOTS = {game: [b for b in bots if not is_cheating(b)] for game, bots in STRONG_BOTS.items()}
 ROOT = Path(__file__).resolve().parent.parent
