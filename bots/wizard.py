@@ -80,9 +80,9 @@ BOT_SETTINGS = {
         "bid_samples": Setting(32, 1, 4096, "deals sampled per bid; cost ~ bid_samples x (cards + 1) x cards"),
     },
     "ismcts": {
-        "iterations": Setting(200, 1, 100000, "sampled deals (tree iterations) per card; cost ~ iterations x cards"),
+        "iterations": Setting(400, 1, 100000, "sampled deals (tree iterations) per card; cost ~ iterations x cards"),
         "c": Setting(0.7, 0.0, 10.0, "UCB exploration constant (rewards are scores scaled to 0..1)", integer=False),
-        "bid_samples": Setting(32, 1, 4096, "deals sampled per bid, as for mc"),
+        "bid_samples": Setting(64, 1, 4096, "deals sampled per bid, as for mc"),
     },
     "omniscient": {
         "iterations": Setting(200, 1, 100000, "tree iterations per card, all on the true deal; cost ~ iterations x "
@@ -90,7 +90,12 @@ BOT_SETTINGS = {
         "c": Setting(0.7, 0.0, 10.0, "UCB exploration constant, as for ismcts", integer=False),
     },
 }
-BOT_SETTINGS["mc_v1"], BOT_SETTINGS["ismcts_v1"] = BOT_SETTINGS["mc"], BOT_SETTINGS["ismcts"]  # the same rows
+BOT_SETTINGS["mc_v1"] = BOT_SETTINGS["mc"]
+BOT_SETTINGS["ismcts_v1"] = {  # ismcts's defaults before it rolled out with the card-counting heuristic
+    **BOT_SETTINGS["ismcts"],
+    "iterations": Setting(200, 1, 100000, "sampled deals (tree iterations) per card; cost ~ iterations x cards"),
+    "bid_samples": Setting(32, 1, 4096, "deals sampled per bid, as for mc"),
+}
 
 
 BID_TABLE_FILE = Path(__file__).with_name("wizard_bid_table.npy")
