@@ -41,6 +41,7 @@ played by the built-in bots (``bots.callpartner.run``).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
@@ -149,7 +150,7 @@ BOT_SETTINGS = {
     },
 }
 BOT_SETTINGS["mc_v1"], BOT_SETTINGS["ismcts_v1"] = (  # the same bots, rows and kernels, with bid_bonus 0
-    {**BOT_SETTINGS[bot], "bid_bonus": Setting(0, -10, 10, _BID_BONUS.doc)} for bot in ("mc", "ismcts"))
+    {**BOT_SETTINGS[bot], "bid_bonus": replace(_BID_BONUS, default=0)} for bot in ("mc", "ismcts"))
 CALL_CANDIDATES = 4  # the strongest cards not in the hand that the call compares
 
 
@@ -392,9 +393,8 @@ def mc_bid(samples: int, bonus: int, rng: np.ndarray, stream: int, hand: np.uint
            high: int) -> tuple:  # fmt: skip
     """(number, suit) with the best expected score over ``samples`` completions of the hand (the bid advice's
     kernel, all seats ``heuristic_v1``), or (0, 0) to pass when passing does better. A bid must exceed ``high``.
-    ``bonus`` points are added to the declaring side's play-out points: the bot then plays its cards (and its
-    partner and the defenders theirs) better than ``heuristic_v1`` does, and a bonus of 1 rated the bids best
-    (docs/bots.md)."""
+    ``bonus`` points are added to the declaring side's play-out points, because the bot plays its own cards better
+    than the ``heuristic_v1`` play-outs do; a bonus of 1 rated the bids best (docs/bots.md)."""
     players = p.players
     if samples == 0:
         return heuristic_bid(hand, high, players, BID_MARGIN_V1)  # as its play-outs bid

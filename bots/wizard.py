@@ -9,6 +9,7 @@ cards on the table and, as the bidding option allows, the bids made.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -93,8 +94,8 @@ BOT_SETTINGS = {
 BOT_SETTINGS["mc_v1"] = BOT_SETTINGS["mc"]
 BOT_SETTINGS["ismcts_v1"] = {  # ismcts's defaults before it rolled out with the card-counting heuristic
     **BOT_SETTINGS["ismcts"],
-    "iterations": Setting(200, 1, 100000, "sampled deals (tree iterations) per card; cost ~ iterations x cards"),
-    "bid_samples": Setting(32, 1, 4096, "deals sampled per bid, as for mc"),
+    "iterations": replace(BOT_SETTINGS["ismcts"]["iterations"], default=200),
+    "bid_samples": replace(BOT_SETTINGS["ismcts"]["bid_samples"], default=32),
 }
 
 
