@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/cardsim warmup
+	$(BIN)/cardsim warmup --strong
 	$(BIN)/python experiments/demo.py --out results/demo
 
 test: $(STAMP)

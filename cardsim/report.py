@@ -12,11 +12,11 @@ from cardsim.runner import Outcome
 
 
 def markdown_table(table: pd.DataFrame) -> str:
-    """A DataFrame as a GitHub Markdown table, floats with 3 significant decimals."""
+    """A DataFrame as a GitHub Markdown table, floats with 3 decimals and a missing value (NaN) as ``-``."""
 
     def cell(value) -> str:
         if isinstance(value, float):
-            return "nan" if math.isnan(value) else f"{value:.3f}"
+            return "-" if math.isnan(value) else f"{value:.3f}"
         return str(value)
 
     lines = ["| " + " | ".join(map(str, table.columns)) + " |", "|" + "---|" * len(table.columns)]

@@ -32,8 +32,8 @@ STUDIES = {  # script, its demo arguments, and what the report says of it
                      "Best bids over random hands by simple hand features, from simulated completions."),
     "score_distributions": (["--rounds", "20000", "--games", "500"],
                             "Score distributions per bot: histograms, ECDFs, violins, bid vs result, convergence."),
-    "ladder": (["--deals", "2000"],
-               "Rating lists of the fast bots of each game (random, the heuristics, Wizard's rulebased)."),
+    "ladder": (["--deals", "150"],
+               "Rating lists of each game's bots: random, the heuristic, Wizard's rulebased and the strongest bot."),
 }  # fmt: skip
 # Studies that run side by side: most of a cold start is numba compiling (one core per process), and the
 # tournament and the bid tables compile different kernels; the score plots then reuse the tournament's.

@@ -1,14 +1,15 @@
-"""Rating lists of the fast bots of every game (the demo's ladder study): each game's ladder, one report.
+"""Rating lists of each game's bots, the strongest included (the demo's ladder study): each game's ladder, one report.
 
-    python experiments/ladder.py                        # 2,000 deals per match (under a minute once compiled)
-    python experiments/ladder.py --deals 20000 --out results/ladders
-    python experiments/ladder.py --smoke --out /tmp/l   # seconds: the size the tests run
+    python experiments/ladder.py                        # 300 deals per match (about 3 minutes once compiled)
+    python experiments/ladder.py --deals 2000 --out results/ladders
+    python experiments/ladder.py --smoke --out /tmp/l   # seconds once compiled: the size the tests run
 
-For each game, ``cardsim.ladder`` rates its fast bots (``LINEUPS``: the random and heuristic bots, and Wizard's
-published ``rulebased``) by duplicate matches of every pair, and writes ``OUT/<game>/`` (ratings, pairs and
-``ladder.png``); ``OUT/report.md`` shows each game's ratings and plot. The strong bots are left out: their first
-run compiles for minutes (docs/performance.md), which the demo's budget does not hold; docs/bots.md has their
-ladders.
+For each game, ``cardsim.ladder`` rates ``LINEUPS``: the random bot, the heuristic, Wizard's published
+``rulebased``, and the game's strongest honest bot (by the ladders of docs/bots.md: ``ismcts`` in Differenzler and
+Wizard, ``mc`` in call-partner), by duplicate matches of every pair, and writes ``OUT/<game>/`` (ratings, pairs,
+the strong bot's time per decision and ``ladder.png``); ``OUT/report.md`` shows each game's ratings and plot. A
+first run compiles the strong bots' kernels for a few minutes (``make demo`` does it ahead with ``cardsim warmup
+--strong``); docs/bots.md has the ladders of every bot.
 """
 
 from __future__ import annotations
@@ -26,25 +27,27 @@ from cardsim.rating import ladder  # noqa: E402
 from cardsim.report import markdown_table  # noqa: E402
 
 LINEUPS = {
-    "differenzler": "random,heuristic_v1,heuristic",
-    "wizard": "random,heuristic_v1,rulebased,heuristic",
-    "callpartner": "random,heuristic_v1,heuristic",
+    "differenzler": "random,heuristic,ismcts",
+    "wizard": "random,rulebased,heuristic,ismcts",
+    "callpartner": "random,heuristic,mc",
 }
 SMOKE = {"deals": 20}
-COLUMNS = ["bot", "elo", "ci95", "deals", "win_share"]
+COLUMNS = ["bot", "elo", "ci95", "deals", "win_share", "ms_per_decision", "ms_p90"]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--deals", type=positive_int, default=2_000, help="deals per match (default 2000)")
+    parser.add_argument("--deals", type=positive_int, default=300, help="deals per match (default 300)")
     parser.add_argument("--seed", type=nonnegative_int, default=0, help="seed (default 0)")
     parser.add_argument("--out", default="results/ladders", help="folder for the ladders and report.md")
     parser.add_argument("--smoke", action="store_true", help=f"tiny run for tests ({SMOKE['deals']} deals)")
     args = parser.parse_args(argv)
     deals = SMOKE["deals"] if args.smoke else args.deals
-    text = ["# Rating lists of the fast bots", "", f"{deals} deals per match, seed {args.seed}; each pair plays "
-            "two duplicate matches (each bot against copies of the other, every seat rotation). Ratings on the Elo "
-            "scale with 95% CIs (Bradley-Terry over the deals).", ""]  # fmt: skip
+    text = ["# Rating lists: random, heuristic and strong bots", "", f"{deals} deals per match, seed {args.seed}; each "
+            "pair plays two duplicate matches (each bot against copies of the other, every seat rotation). Ratings "
+            "on the Elo scale with 95% CIs (Bradley-Terry over the deals); a strong bot's milliseconds per decision "
+            "(median, 90th percentile) against heuristic bots, one thread; the fast bots decide in well under a "
+            "microsecond (-).", ""]  # fmt: skip
     try:
         out = check_output_folder(args.out)
         for game, bots in LINEUPS.items():

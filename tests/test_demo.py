@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
+
 SCRIPT = Path(__file__).resolve().parent.parent / "experiments" / "demo.py"
 
 
@@ -21,6 +23,10 @@ def test_smoke_demo_runs_every_study_and_links_their_reports_and_figures(tmp_pat
     figures = re.findall(r"!\[[^]]*\]\(([^)]+\.png)\)", report)
     assert len(figures) >= 3 and all((tmp_path / f).stat().st_size > 0 for f in figures)
     assert "**differenzler**" in report  # the tournament's standings are in the report
+    for game, strongest in {"differenzler": "ismcts", "wizard": "ismcts", "callpartner": "mc"}.items():
+        ratings = pd.read_parquet(tmp_path / "ladder" / game / "ratings.parquet").set_index("bot")
+        assert {"random", "heuristic", strongest} <= set(ratings.index)  # the ladder holds the strong bot ...
+        assert ratings.loc[strongest, "ms_per_decision"] > 0  # ... and its time per decision
 
 
 def test_ladder_script_refuses_an_output_it_cannot_use_before_any_work(tmp_path):
