@@ -83,10 +83,9 @@ class Lineup:
 
 
 def strong_table(table: np.ndarray) -> np.ndarray | None:
-    """``table`` when a seat holds a strong bot, else None: the kernels' ``strong_bots`` argument.
-
-    Numba prunes every ``strong_bots is not None`` branch from the kernels it compiles for None, so random and
-    heuristic lineups neither compile nor run the strong bots' code.
+    """``table`` when a seat holds a strong bot, else None. The kernels' ``strong_bots`` argument is None then
+    (``Game.strong_function``), and numba prunes every ``strong_bots is not None`` branch from the kernels it
+    compiles for None, so random and heuristic lineups neither compile nor run the strong bots' code.
     """
     return table if ((table[:, 0] >= FIRST_STRONG) & (table[:, 0] != USER_BOT)).any() else None
 

@@ -13,6 +13,10 @@ so a kernel compiles once per game and number of numba bots and is cached, whate
 a call through the function pointer costs a few nanoseconds. numba cannot pass an exception out of such a call:
 it prints it and returns 0. ``raised`` therefore catches what a numba bot raised during a batch, and the batch is
 refused with it (``BotFailure``: the driver then replays the round and names the bot and the decision).
+
+The built-in strong bots reach the kernels the same way: each game's strong bots' entry (``bots/<game>_strong.py``
+``act``) is a first-class function too (``Game.strong_function``), so no kernel links the strong bots' code into
+its own, and their exceptions are caught by ``raised`` as well.
 """
 
 from __future__ import annotations
@@ -56,26 +60,41 @@ def signature(view: Any, p: Any) -> Any:
     return types.int64(numba.typeof(view), numba.typeof(p), types.int64, types.Array(types.uint64, 2, "C"))
 
 
+def strong_signature(state: Any, p: Any) -> Any:
+    """The signature of a game's strong bots' entry ``act(row, s, p, seat) -> int`` (``bots/<game>_strong.py``):
+    ``int64(float64[::1], State, Params, int64)``, typed from a ``state`` and the rules' ``p``."""
+    return types.int64(types.Array(types.float64, 1, "C"), numba.typeof(state), numba.typeof(p), types.int64)
+
+
+def first_class(function: Any, sig: Any) -> CompileResultWAP:
+    """``function`` (an ``@njit`` dispatcher) compiled, or loaded from its cache, for ``sig``, as a first-class
+    function a kernel takes as an argument and calls through its address. A kernel that calls a function directly
+    links the function's code into its own and has LLVM optimise all of it again; through the address it compiles
+    only the call (docs/performance.md, "Compile time")."""
+    function.compile(sig)
+    return CompileResultWAP(function.overloads[sig.args])
+
+
 def compile_bots(bots: tuple[NumbaBot, ...], game: str, sig: Any) -> tuple:
     """The kernels' first-class functions of ``bots`` (compiled, or loaded from the bot's own cache, for ``sig``);
     a function that does not compile for it is refused with numba's reason."""
     compiled = []
     for bot in bots:
         try:
-            bot.function.compile(sig)
+            compiled.append(first_class(bot.function, sig))
         except Exception as exc:  # numba's typing and lowering errors: the user's code
             reason = " ".join(str(exc).split())[:400]
             raise CardsimError(f"numba bot '{bot.name}' does not compile as act(view, p, seat, rng) -> int for {game} "
                                f"(docs/bots.md, \"A fast bot in numba\"): {reason}") from None  # fmt: skip
-        compiled.append(CompileResultWAP(bot.function.overloads[sig.args]))
     return tuple(compiled)
 
 
 @contextmanager
-def raised(bots: tuple[NumbaBot, ...]) -> Iterator[None]:
-    """Run a batch kernel; if a numba bot raised in it (numba prints that and goes on with 0), raise ``BotFailure``
-    once the kernel is done. Other unraisable errors go to the hook that was there."""
-    if not bots:
+def raised(active: bool) -> Iterator[None]:
+    """Run a batch kernel; if a numba or strong bot (``active``: the lineup has one) raised in it (numba prints
+    that and goes on with 0), raise ``BotFailure`` once the kernel is done. Other unraisable errors go to the hook
+    that was there."""
+    if not active:
         yield
         return
     caught: list[BaseException] = []
@@ -94,4 +113,4 @@ def raised(bots: tuple[NumbaBot, ...]) -> Iterator[None]:
         sys.unraisablehook = previous
     if caught:
         error = caught[0]
-        raise BotFailure(f"a numba bot raised {type(error).__name__}: {error}")
+        raise BotFailure(f"a numba or strong bot raised {type(error).__name__}: {error}")

@@ -19,8 +19,8 @@ from cardsim.cards import SUIT_SYMBOLS, SUITS, Deck
 from cardsim.decisions import BID, CALL, CARD, DECISIONS, DISCARD, PREDICT, TRUMP
 from cardsim.driver import play_round
 from cardsim.errors import BotFailure, CardsimError, bot_failure
-from cardsim.lineup import FIRST_STRONG, Lineup, Setting, make_lineup
-from cardsim.numba_bots import NumbaBot, compile_bots, raised, signature
+from cardsim.lineup import FIRST_STRONG, Lineup, Setting, make_lineup, strong_table
+from cardsim.numba_bots import NumbaBot, compile_bots, first_class, raised, signature, strong_signature
 from cardsim.options import make_rules
 from cardsim.protocol import card_index
 from cardsim.results import Batch
@@ -84,6 +84,16 @@ class Game(ABC):
         sig = signature(self.state_module.new_state(self.seats(rules)), self.params(rules))
         return dataclasses.replace(lineup, functions=compile_bots(lineup.numba_bots, self.name, sig))
 
+    def strong_function(self, rules: Any, table: np.ndarray) -> Any:
+        """The kernels' ``strong_bots`` argument for the bot table ``table`` (float64[seats, settings + 1]): None
+        when no seat holds a strong bot (numba then compiles no strong bot's code), else the game's strong bots'
+        entry ``act(row, s, p, seat)`` as a first-class function (``numba_bots.first_class``): compiled on its own,
+        so the kernels that ask it do not link and optimise its code again."""
+        if strong_table(table) is None:
+            return None
+        sig = strong_signature(self.state_module.new_state(self.seats(rules)), self.params(rules))
+        return first_class(self.strong_module.act, sig)
+
     @abstractmethod
     def batch(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool, **options: Any
               ) -> Batch:  # fmt: skip
@@ -99,7 +109,7 @@ class Game(ABC):
         step too (``--check``), a broken one reported the same way. (A ``BotFailure`` raised in a batch kernel's
         parallel loop reaches here as numba's ``SystemError`` around it: ``errors.bot_failure``.)"""
         def batch(start: int, count: int) -> Batch:
-            with raised(lineup.numba_bots):  # a numba bot's exception, which numba only prints
+            with raised(bool(lineup.numba_bots) or lineup.strong_table is not None):  # which numba only prints
                 return self.batch(rules, lineup, seed, start, count, games, check=check, **options)
 
         try:
@@ -186,6 +196,7 @@ class Game(ABC):
         return records[round]
 
     state_module: ClassVar[Any]  # the game's cardsim/games/<game>/state.py
+    strong_module: ClassVar[Any]  # the game's strong bots, bots/<game>_strong.py (``act`` their entry)
     state_type: ClassVar[type]  # the game's State NamedTuple (Round.from_json rebuilds it)
 
     def __init__(self) -> None:
@@ -327,7 +338,14 @@ class Game(ABC):
 
     def run_bots(self, rules: Any, state: Any, table: np.ndarray) -> int:
         """Let the built-in bots of ``table`` (one row per seat, -1 for a Python bot) play on; returns the seat of a
-        Python bot whose turn it is, or -1 when the round is over."""
+        Python bot whose turn it is, or -1 when the round is over. A strong bot's exception (which numba only
+        prints) is raised as ``BotFailure`` once they stop."""
+        strong = self.strong_function(rules, table)
+        with raised(strong is not None):
+            return int(self.play_on(state, self.params(rules), table, strong))
+
+    def play_on(self, state: Any, p: Any, table: np.ndarray, strong_bots: Any) -> int:
+        """The game's compiled ``run`` of the state machine for ``run_bots`` (numba bots: the driver asks them)."""
         raise NotImplementedError
 
     def scores(self, rules: Any, state: Any) -> list[int]:

@@ -43,7 +43,7 @@ from cardsim.games.callpartner.rules import (
     trick_winner,
 )
 from cardsim.games.callpartner.rules import game_over as deals_over
-from cardsim.lineup import FIRST_STRONG, Lineup, strong_table
+from cardsim.lineup import FIRST_STRONG, Lineup
 from cardsim.results import Batch, check_counts, checked
 from cardsim.rng import seed_streams
 
@@ -81,6 +81,7 @@ class CallPartner(Game):
     may_be_empty = frozenset(categories)  # all passed
     ratios = {"contracts_made_rate": ("made_as_declarer_rate", "declared_rate")}  # share of its contracts made
     state_module = sm
+    strong_module = strong
     state_type = sm.State
 
     def batch(
@@ -98,8 +99,8 @@ class CallPartner(Game):
         checks = check_counts(check, count)
         if lineup.compiled and engine != "python":
             out = Out(played, *per_round.values(), made, points, scores)
-            simulate_games(np.uint64(seed), start, sm.params(rules), games, lineup.table, lineup.strong_table,
-                           lineup.functions, checks, out)  # fmt: skip
+            simulate_games(np.uint64(seed), start, sm.params(rules), games, lineup.table,
+                           self.strong_function(rules, lineup.table), lineup.functions, checks, out)  # fmt: skip
         else:
             for u in range(count):
                 states = self.play_unit_py(rules, lineup, seed, start + u, games, check=check)
@@ -241,8 +242,8 @@ class CallPartner(Game):
         code = int(strong.act(row, s, p, seat) if row[0] >= FIRST_STRONG else builtin.act(int(row[0]), s, p, seat))
         return _bid(code) if state.slots[sm.PHASE] == AUCTION else FRENCH52.name_of(code)
 
-    def run_bots(self, rules: CallPartnerRules, state: sm.State, table: np.ndarray) -> int:
-        return int(run(state, sm.params(rules), table, strong_table(table), None))  # the driver asks numba bots
+    def play_on(self, state: sm.State, p: Any, table: np.ndarray, strong_bots: Any) -> int:
+        return run(state, p, table, strong_bots, None)
 
     def dealer_of(self, rules: CallPartnerRules, state: sm.State) -> int:
         return int(state.slots[sm.DEALER])

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit, prange, types
 from numba.extending import overload
 
 import bots.callpartner as builtin
-import bots.callpartner_strong as strong
 import cardsim.audit as audit
 from cardsim.cards import FRENCH52, SUIT_SYMBOLS
 from cardsim.deal import Work
@@ -52,19 +51,20 @@ ROUNDS_BLOCK, GAMES_BLOCK = 256, 32  # single deals / whole games per parallel w
 
 
 @njit(cache=True)
-def ask(s: State, p: Params, row: np.ndarray, seat: int, strong_bots: np.ndarray | None, users: tuple | None) -> int:
+def ask(s: State, p: Params, row: np.ndarray, seat: int, strong_bots: Any, users: tuple | None) -> int:
     """The action of the strong or numba bot of table row ``row`` at ``seat`` (the seat to move). ``strong_bots``
-    is None (numba then compiles no strong bot) or the bot table; ``users`` is None or the lineup's numba bots
+    is None (numba then compiles no strong bot) or the strong bots' entry ``bots.callpartner_strong.act`` as a
+    first-class function (``Game.strong_function``); ``users`` is None or the lineup's numba bots
     (``Lineup.functions``), each asked with the seat's view and private stream (``cardsim.numba_bots``)."""
     if users is not None and row[0] == USER_BOT:
         return users[int(row[1])](observe(s, p, seat), p, np.int64(seat), bot_stream(s, seat))
     if strong_bots is not None:
-        return strong.act(row, s, p, seat)
+        return strong_bots(row, s, p, np.int64(seat))
     return -1  # no bot of either kind: not reached
 
 
 @njit(cache=True)
-def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, users: tuple | None) -> int:
+def run(s: State, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None) -> int:
     """Plays on from ``s`` with the bots of the lineup table ``bots`` (row[0] the id, -1 for a Python bot) until a
     Python bot's seat is to move (returned) or the round is over (-1). With neither ``strong_bots`` nor ``users``
     (see ``ask``; numba then compiles neither) the built-in bots play every seat; else a strong or numba seat is
@@ -80,7 +80,7 @@ def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, u
 
 
 @njit(cache=True)
-def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, users: tuple | None) -> int:
+def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None) -> int:
     """``run`` for a table of built-in bots, one decision at a time (the same draws) with the round's invariants
     checked before every step and at the end (``state.check``, ``--check``); returns the steps taken. A broken
     invariant raises ``BotFailure`` like an illegal action (``Game.run`` then names it)."""
@@ -117,7 +117,7 @@ class Out(NamedTuple):
 
 @njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
 def simulate_games(
-    seed: np.uint64, start: int, p: Params, games: bool, bots: np.ndarray, strong_bots: np.ndarray | None,
+    seed: np.uint64, start: int, p: Params, games: bool, bots: np.ndarray, strong_bots: Any,
     users: tuple | None, checks: np.ndarray | None, out: Out,
 ) -> None:  # fmt: skip
     """Units ``start ..`` in parallel: single deals (round (seed, unit, 0)), or whole games (C10) whose deal d is
@@ -133,7 +133,7 @@ def simulate_games(
 
 
 @njit(cache=True)
-def _play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, users: tuple | None,
+def _play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
                 checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """The units of ``work`` (a work item of ``simulate_games``), on one State (a function of its own, as in the
     other games: numba's parfor passes would drop writes into the State's arrays as dead code). ``work.block`` is
@@ -143,7 +143,7 @@ def _play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: np.ndarray
 
 
 def _play_units(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray,
-                strong_bots: np.ndarray | None, users: tuple | None, checks: np.ndarray | None,
+                strong_bots: Any, users: tuple | None, checks: np.ndarray | None,
                 out: Out) -> None:  # fmt: skip
     """The loop over a work item's units: ``_play_builtin`` for built-in lineups, ``_play_asking`` with a strong or
     numba bot, chosen by the types of ``strong_bots`` and ``users`` as numba compiles (``_choose_units``)."""
@@ -169,7 +169,7 @@ def _choose_units(s, totals, work, p, bots, strong_bots, users, checks, out):  #
 
 @njit(cache=True)
 def _play_asking(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray,
-                 strong_bots: np.ndarray | None, users: tuple | None, checks: np.ndarray | None,
+                 strong_bots: Any, users: tuple | None, checks: np.ndarray | None,
                  out: Out) -> None:  # fmt: skip
     """``_play_block`` with a strong or numba bot: each round through ``run`` (or ``run_checked``); such a bot's
     own stream is seeded from the round's key when it first decides (``state.bot_stream``)."""

@@ -8,13 +8,15 @@ from typing import Any
 
 import numpy as np
 
+import bots.differenzler as builtin
+import bots.differenzler_strong as strong
 from bots.differenzler_strong import BOT_DOCS, BOT_IDS, BOT_SETTINGS
 from cardsim.cards import JASS36
 from cardsim.decisions import PREDICT
 from cardsim.errors import CardsimError
 from cardsim.games import Game, replay_title
 from cardsim.games.differenzler import state as sm
-from cardsim.games.differenzler.play import Observation, Out, Trick, bot_act, run_bots, simulate_games
+from cardsim.games.differenzler.play import Observation, Out, Trick, run_bots, simulate_games
 from cardsim.games.differenzler.rules import (
     PLAYERS,
     ROUNDS_PER_GAME,
@@ -32,8 +34,9 @@ from cardsim.games.differenzler.state import (
     TRUMP_CARD,
     State,
     params,
+    to_move,
 )
-from cardsim.lineup import Lineup, strong_table
+from cardsim.lineup import FIRST_STRONG, Lineup
 from cardsim.results import Batch, check_counts, checked
 from cardsim.rng import seed_streams
 
@@ -67,8 +70,8 @@ class Differenzler(Game):
         checks = check_counts(check, count)
         if lineup.compiled and engine != "python":
             out = Out(played, first_hands, trump_cards, predictions, points, penalties)
-            simulate_games(np.uint64(seed), start, params(rules), games, lineup.table, lineup.strong_table,
-                           lineup.functions, checks, out)  # fmt: skip
+            simulate_games(np.uint64(seed), start, params(rules), games, lineup.table,
+                           self.strong_function(rules, lineup.table), lineup.functions, checks, out)  # fmt: skip
         else:
             for u in range(count):
                 states = self.play_unit_py(rules, lineup, seed, start + u, games, check=check)
@@ -87,6 +90,7 @@ class Differenzler(Game):
     # --- the state machine's hooks (cardsim/games/differenzler/state.py) ------------------------------------
 
     state_module = sm
+    strong_module = strong
     state_type = State
 
     def deal(self, rules: DifferenzlerRules, seed: int, unit: int, sub: int, dealer: int, in_game: bool) -> State:
@@ -150,11 +154,12 @@ class Differenzler(Game):
 
     def bot_action(self, rules: DifferenzlerRules, state: State, row: np.ndarray, advance: bool = False) -> Any:
         s = state if advance else self.kernel("copy_state", state)
-        code = int(bot_act(np.asarray(row, np.float64), s, params(rules)))
+        row, p, seat = np.asarray(row, np.float64), params(rules), int(to_move(s))
+        code = int(strong.act(row, s, p, seat) if row[0] >= FIRST_STRONG else builtin.act(int(row[0]), s, p, seat))
         return code if sm.decision(state) == PREDICT else JASS36.name_of(code)
 
-    def run_bots(self, rules: DifferenzlerRules, state: State, table: np.ndarray) -> int:
-        return int(run_bots(state, params(rules), table, strong_table(table)))
+    def play_on(self, state: State, p: Any, table: np.ndarray, strong_bots: Any) -> int:
+        return run_bots(state, p, table, strong_bots)
 
     def dealer_of(self, rules: DifferenzlerRules, state: State) -> int:
         """First Hand: the next round's First Hand is the next seat (A6, A11)."""

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit, prange
 
 import bots.differenzler as builtin
-import bots.differenzler_strong as strong
 import cardsim.audit as audit
 from cardsim.deal import Work
 from cardsim.errors import BotFailure
@@ -57,19 +56,20 @@ class Out(NamedTuple):
 
 
 @njit(cache=True)
-def ask(s: State, p: Params, row: np.ndarray, seat: int, strong_bots: np.ndarray | None, users: tuple | None) -> int:
+def ask(s: State, p: Params, row: np.ndarray, seat: int, strong_bots: Any, users: tuple | None) -> int:
     """The action of the strong or numba bot of table row ``row`` at ``seat`` (the seat to move). ``strong_bots``
-    is None (numba then compiles no strong bot) or the bot table; ``users`` is None or the lineup's numba bots
+    is None (numba then compiles no strong bot) or the strong bots' entry ``bots.differenzler_strong.act`` as a
+    first-class function (``Game.strong_function``); ``users`` is None or the lineup's numba bots
     (``Lineup.functions``), each asked with the seat's view and private stream (``cardsim.numba_bots``)."""
     if users is not None and row[0] == USER_BOT:
         return users[int(row[1])](observe(s, p, seat), p, np.int64(seat), bot_stream(s, seat))
     if strong_bots is not None:
-        return strong.act(row, s, p, seat)
+        return strong_bots(row, s, p, np.int64(seat))
     return -1  # no bot of either kind: not reached
 
 
 @njit(cache=True, inline="always")  # inlined into the batch loop: a call per round costs random bots ~30%
-def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, users: tuple | None) -> int:
+def run(s: State, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None) -> int:
     """The built-in bots of ``bots`` (float64[players, 5], row[0] = bot id, -1 for a Python bot) play on from
     ``s``; returns the seat of a Python bot to move, or -1 when the round is over. A strong or numba bot (see
     ``ask``) is asked at its turn, and its action refused like any other (RULES D2)."""
@@ -82,7 +82,7 @@ def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, u
 
 
 @njit(cache=True)
-def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, users: tuple | None) -> int:
+def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None) -> int:
     """``run`` for a table of built-in bots, one decision at a time (the same draws) with the round's invariants
     checked before every step and at the end (``state.check``, ``--check``); returns the steps taken. A broken
     invariant raises ``BotFailure`` like an illegal action (``Game.run`` then names it)."""
@@ -102,23 +102,13 @@ def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray |
 
 
 @njit(cache=True)
-def run_bots(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None) -> int:
+def run_bots(s: State, p: Params, bots: np.ndarray, strong_bots: Any) -> int:
     """``run`` as one compiled call for the Python driver (which asks the numba bots itself)."""
     return run(s, p, bots, strong_bots, None)
 
 
 @njit(cache=True)
-def bot_act(row: np.ndarray, s: State, p: Params) -> int:
-    """What the built-in bot of table row ``row`` would do now at the seat to move (it advances ``s``'s streams:
-    the caller passes a copy)."""
-    seat = to_move(s)
-    if row[0] >= builtin.STRONG:
-        return strong.act(row, s, p, seat)
-    return builtin.act(int(row[0]), s, p, seat)
-
-
-@njit(cache=True)
-def _play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, users: tuple | None,
+def _play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
                 checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """Units ``work.block * BLOCK ..`` of ``simulate_games`` (a function of its own: numba's parfor passes would
     drop writes into the State's arrays as dead code). ``work.block`` is a uint64: prange's index is unsigned in
@@ -162,7 +152,7 @@ def _play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: np.ndarray
 
 @njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
 def simulate_games(seed: np.uint64, start: int, p: Params, games: bool, bots: np.ndarray,
-                   strong_bots: np.ndarray | None, users: tuple | None, checks: np.ndarray | None,
+                   strong_bots: Any, users: tuple | None, checks: np.ndarray | None,
                    out: Out) -> None:  # fmt: skip
     """Units ``start ..`` in parallel: whole games (A11: First Hand drawn, then the next seat each round) or single
     rounds. Round r of unit u is stream (seed, u, r); ``out.rounds_played[unit]`` says how many rounds are

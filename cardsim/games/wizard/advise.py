@@ -45,6 +45,7 @@ from cardsim.advise import (
 from cardsim.cards import WIZARD60, bit, nth_card, popcount
 from cardsim.deal import deal_around
 from cardsim.errors import CardsimError
+from cardsim.games import get_game
 from cardsim.games.wizard import state as st
 from cardsim.games.wizard.play import SUIT_LETTERS, run
 from cardsim.games.wizard.rules import (
@@ -59,6 +60,7 @@ from cardsim.games.wizard.rules import (
     is_wizard,
 )
 from cardsim.lineup import strong_table
+from cardsim.numba_bots import raised
 from cardsim.options import rules_text
 from cardsim.rng import DEAL_STREAM, below, check_seed
 
@@ -106,7 +108,7 @@ class Tally(NamedTuple):
 
 @njit(cache=True)
 def _complete(seed: np.uint64, sample: int, q: Question, p: st.Params, bots: np.ndarray, stop: np.ndarray,
-              strong_bots: np.ndarray | None, out: Tally) -> None:  # fmt: skip
+              strong_bots: Any, out: Tally) -> None:  # fmt: skip
     """One sample of ``completions`` (a function of its own: numba loses writes through NamedTuple fields made
     directly in a prange body)."""
     scores, tricks = out
@@ -129,7 +131,7 @@ def _complete(seed: np.uint64, sample: int, q: Question, p: st.Params, bots: np.
 
 
 @njit(parallel=True, cache=True)
-def completions(seed: np.uint64, q: Question, p: st.Params, bots: np.ndarray, strong_bots: np.ndarray | None,
+def completions(seed: np.uint64, q: Question, p: st.Params, bots: np.ndarray, strong_bots: Any,
                 out: Tally) -> None:  # fmt: skip
     """out.scores/tricks[sample, b] of ``q.seat`` when it bids b (tricks -1: b refused), one deal per sample for every
     b: the round's state machine plays each completion, stopping at the seat's bid to apply b (``play.run`` with
@@ -163,7 +165,9 @@ def _evaluate(
     scores = np.empty((samples, options), np.int16)
     tricks = np.empty((samples, options), np.int8)
     q = Question(key, np.uint64(hand), seat, np.uint64(turn_from), trump)
-    completions(np.uint64(seed), q, st.params(rules), bots, strong_table(bots), Tally(scores, tricks))
+    with raised(strong_table(bots) is not None):  # a strong bot's exception, which numba only prints
+        completions(np.uint64(seed), q, st.params(rules), bots, get_game("wizard").strong_function(rules, bots),
+                    Tally(scores, tricks))  # fmt: skip
     played = tricks != REFUSED
     table = option_table(range(options), scores, played)
     with np.errstate(invalid="ignore"):

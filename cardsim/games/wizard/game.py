@@ -8,14 +8,16 @@ from typing import Any
 
 import numpy as np
 
+import bots.wizard as builtin
+import bots.wizard_strong as strong
 from bots.wizard import BOT_DOCS, BOT_IDS, BOT_SETTINGS
 from cardsim.cards import WIZARD60
 from cardsim.errors import CardsimError
 from cardsim.games import Game, replay_title
 from cardsim.games.wizard import state as st
-from cardsim.games.wizard.play import SUIT_LETTERS, Observation, Out, Trick, bot_act, run, simulate_games
+from cardsim.games.wizard.play import SUIT_LETTERS, Observation, Out, Trick, run, simulate_games
 from cardsim.games.wizard.rules import MAX_PLAYERS, MIN_PLAYERS, WizardRules
-from cardsim.lineup import Lineup, strong_table
+from cardsim.lineup import FIRST_STRONG, Lineup
 from cardsim.protocol import card_index
 from cardsim.results import Batch, check_counts, checked
 
@@ -79,7 +81,8 @@ class Wizard(Game):
         checks = check_counts(check, count)
         if lineup.compiled and engine != "python":
             out = Out(dealers, turned, trumps, bids, tricks, scores)
-            simulate_games(np.uint64(seed), start, p, lineup.table, lineup.strong_table, lineup.functions, checks, out)
+            simulate_games(np.uint64(seed), start, p, lineup.table, self.strong_function(rules, lineup.table),
+                           lineup.functions, checks, out)  # fmt: skip
         else:
             for u in range(count):
                 for r, s in enumerate(self.play_unit_py(rules, lineup, seed, start + u, games, check=check)):
@@ -101,6 +104,7 @@ class Wizard(Game):
     # --- the state machine's hooks (cardsim.games.Game) -------------------------------------------------------
 
     state_module = st
+    strong_module = strong
     state_type = st.State
 
     def deal(self, rules: WizardRules, seed: int, unit: int, sub: int, dealer: int, in_game: bool) -> st.State:
@@ -168,11 +172,12 @@ class Wizard(Game):
         if int(state.slots[st.MOVER]) < 0:
             raise CardsimError("the wizard round is over: no bot is to act")
         s = state if advance else self.kernel("copy_state", state)
-        code = int(bot_act(s, _params(rules), np.asarray(row, np.float64), int(s.slots[st.MOVER])))
+        row, p, seat = np.asarray(row, np.float64), _params(rules), int(s.slots[st.MOVER])
+        code = int(strong.act(row, s, p, seat) if row[0] >= FIRST_STRONG else builtin.act(int(row[0]), s, p, seat))
         return self.public_action(rules, int(s.slots[st.PHASE]), code)
 
-    def run_bots(self, rules: WizardRules, state: st.State, table: np.ndarray) -> int:
-        return int(run(state, _params(rules), table, strong_table(table), None))  # the driver asks numba bots
+    def play_on(self, state: st.State, p: Any, table: np.ndarray, strong_bots: Any) -> int:
+        return run(state, p, table, strong_bots, None)
 
     def dealer_of(self, rules: WizardRules, state: st.State) -> int:
         return int(state.slots[st.DEALER])

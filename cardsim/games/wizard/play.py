@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit, prange
 
 import bots.wizard as builtin
-import bots.wizard_strong as strong
 import cardsim.audit as audit
 import cardsim.errors as errors
 from cardsim.cards import bit
@@ -53,16 +52,7 @@ from cardsim.numba_bots import USER_BOT
 
 BLOCK = 64  # rounds or games per parallel work item
 SUIT_LETTERS = "SHDC"
-__all__ = ["BIDDING", "SUIT_LETTERS", "Observation", "Out", "Trick", "bot_act", "run", "simulate_games"]
-
-
-@njit(cache=True)
-def bot_act(s: State, p: Params, row: np.ndarray, seat: int) -> int:
-    """The action of the built-in bot of table row ``row`` (``[id, settings...]``) for ``seat``, the seat to move
-    (the one dispatch of a bot id: strong bots through ``bots.wizard_strong.act``)."""
-    if row[0] >= builtin.MC:
-        return strong.act(row, s, p, seat)
-    return builtin.act(int(row[0]), s, p, seat)
+__all__ = ["BIDDING", "SUIT_LETTERS", "Observation", "Out", "Trick", "run", "simulate_games"]
 
 
 class Seats(NamedTuple):
@@ -74,20 +64,20 @@ class Seats(NamedTuple):
 
 
 @njit(cache=True)
-def ask(s: State, p: Params, row: np.ndarray, seat: int, strong_bots: np.ndarray | None, users: tuple | None) -> int:
+def ask(s: State, p: Params, row: np.ndarray, seat: int, strong_bots: Any, users: tuple | None) -> int:
     """The action of the strong or numba bot of table row ``row`` at ``seat`` (the seat to move). ``strong_bots``
-    is None (numba then compiles no strong bot) or the bot table (``Lineup.strong_table``); ``users`` is None or
-    the lineup's numba bots (``Lineup.functions``), each asked with the seat's view and private stream
-    (``cardsim.numba_bots``)."""
+    is None (numba then compiles no strong bot) or the strong bots' entry ``bots.wizard_strong.act`` as a
+    first-class function (``Game.strong_function``); ``users`` is None or the lineup's numba bots
+    (``Lineup.functions``), each asked with the seat's view and private stream (``cardsim.numba_bots``)."""
     if users is not None and row[0] == USER_BOT:
         return users[int(row[1])](observe(s, p, seat), p, np.int64(seat), bot_stream(s, seat))
     if strong_bots is not None:
-        return strong.act(row, s, p, seat)
+        return strong_bots(row, s, p, np.int64(seat))
     return -1  # no bot of either kind: not reached
 
 
 @njit(cache=True)
-def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, users: tuple | None) -> int:
+def run(s: State, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None) -> int:
     """Let the built-in bots of ``bots`` (float64[players, 5], row[0] the bot id, -1 a Python bot) play on; returns
     the seat of a -1 whose turn it is, or -1 when the round is over. A built-in bot's illegal action is refused too
     (RULES.md D2): it raises. The built-in bots play on in ``run_builtin``, on the State's arrays unpacked once
@@ -109,7 +99,7 @@ def run(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, u
 
 
 @njit(cache=True)
-def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, users: tuple | None) -> int:
+def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None) -> int:
     """``run`` for a table of built-in bots, one decision at a time (the same draws) with the round's invariants
     checked before every step and at the end (``state.check``, ``--check``); returns the steps taken. A broken
     invariant raises ``BotFailure`` like an illegal action (``Game.run`` then names it)."""
@@ -192,7 +182,7 @@ class Out(NamedTuple):
 
 
 @njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
-def simulate_games(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None,
+def simulate_games(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong_bots: Any,
                    users: tuple | None, checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """Units ``start ..`` in parallel, each a game of ``len(p.schedule)`` rounds (round r deals p.schedule[r]
     cards; stream (seed, unit, r)). A single round is a one-round schedule. ``strong_bots``, ``users``: see ``ask``.
@@ -202,7 +192,7 @@ def simulate_games(seed: np.uint64, start: int, p: Params, bots: np.ndarray, str
 
 
 @njit(cache=True)
-def _play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: np.ndarray | None, users: tuple | None,
+def _play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
                 checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """The units of one work item of ``simulate_games`` (each a game of the schedule: ``work.games`` is always
     true), on one State unpacked once (see ``state.step``; a prange body of its own would lose the writes into
