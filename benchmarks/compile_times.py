@@ -43,6 +43,7 @@ KINDS = {  # kind -> the call, with GAME, OTHERS (random bots for the other seat
     "advice": "precompile._advice(get_game(GAME), 'random')",
     "strong advice": "precompile._advice(get_game(GAME), STRONG)",
     "round": "precompile._round(get_game(GAME), 'random')",
+    "strong timing": "precompile._timing(get_game(GAME), STRONG)",
 }
 SCRIPT = """
 import json, sys, time

@@ -33,24 +33,29 @@ from numba.core import event, types
 # benchmarks/compile_times.py`` on the 2-core development machine while other jobs ran (load average 1.5-3.9): on
 # a quiet machine they take about half as long. The ``fast`` and ``strong`` kinds were measured again on a quiet
 # machine after their kernels stopped compiling twice (docs/performance.md, "Compile time"); the other kinds compile
-# less now too.
+# less now too. The ``strong`` kind again on 2026-12-03, once the kernels called the strong bots through their
+# address (a slow day: the commit before took 1.3 times the quiet machine's figures); the other strong kinds
+# compile less since then too. ``strong timing`` (a strong bot's decisions asked from Python and timed) was
+# measured alone, on a quiet machine; after the ``strong`` kind (as ``cardsim warmup --strong`` runs it) it needs
+# less, as the strong bots' entry is then compiled.
 # Kinds: the batch kernels of a lineup of random and heuristic bots (``fast``), with a strong bot (``strong``) or a
 # numba bot (``numba``: measured on a quiet machine, the whole first simulate),
 # with ``--check`` (``check``, ``strong check``), with a Python bot (``python``: the driver's kernels), a replay
 # (``replay``, ``strong replay``), the bid advice (``advice``, ``strong advice``: Wizard's only) and ``Round``'s
 # state machine (``round``: its bot_action compiles the strong bots' code for any bot in Differenzler and Wizard).
 ESTIMATES: dict[tuple[str, str], float] = {
-    ("differenzler", "fast"): 20, ("differenzler", "strong"): 162, ("differenzler", "check"): 55,
+    ("differenzler", "fast"): 20, ("differenzler", "strong"): 70, ("differenzler", "check"): 55,
     ("differenzler", "strong check"): 337, ("differenzler", "python"): 61, ("differenzler", "replay"): 71,
     ("differenzler", "strong replay"): 316, ("differenzler", "advice"): 40, ("differenzler", "strong advice"): 40,
     ("differenzler", "round"): 114,
-    ("wizard", "fast"): 25, ("wizard", "strong"): 133, ("wizard", "check"): 122, ("wizard", "strong check"): 280,
+    ("wizard", "fast"): 25, ("wizard", "strong"): 70, ("wizard", "check"): 122, ("wizard", "strong check"): 280,
     ("wizard", "python"): 79, ("wizard", "replay"): 71, ("wizard", "strong replay"): 114, ("wizard", "advice"): 53,
     ("wizard", "strong advice"): 153, ("wizard", "round"): 85,
-    ("callpartner", "fast"): 30, ("callpartner", "strong"): 228, ("callpartner", "check"): 68,
+    ("callpartner", "fast"): 30, ("callpartner", "strong"): 115, ("callpartner", "check"): 68,
     ("callpartner", "strong check"): 339, ("callpartner", "python"): 46, ("callpartner", "replay"): 52,
     ("callpartner", "strong replay"): 276, ("callpartner", "advice"): 130, ("callpartner", "strong advice"): 130,
     ("callpartner", "round"): 25,
+    ("differenzler", "strong timing"): 53, ("wizard", "strong timing"): 51, ("callpartner", "strong timing"): 84,
     ("differenzler", "numba"): 26, ("wizard", "numba"): 33, ("callpartner", "numba"): 54,
 }  # fmt: skip
 GAME_NAMES = {"differenzler": "Differenzler", "wizard": "Wizard", "callpartner": "call-partner"}
@@ -80,7 +85,8 @@ def batch_what(game: str, kind: str) -> str:
         "fast": "", "strong": " with strong bots", "check": " with --check", "strong check": " with strong bots and "
         "--check", "python": " for Python bots", "replay": " of a replay", "strong replay": " of a replay with strong "
         "bots", "advice": " of the bid advice", "strong advice": " of the bid advice with strong bots",
-        "round": " of Round", "numba": " for numba bots", "numba check": " for numba bots with --check",
+        "round": " of Round", "strong timing": " that time a strong bot", "numba": " for numba bots",
+        "numba check": " for numba bots with --check",
     }.get(kind, f" ({kind})")  # fmt: skip
     return f"the {name} kernels{label}"
 

@@ -2,11 +2,11 @@
 
 For each game, the groups of kernels a common first run compiles (``JOBS``): the batch kernels of random and
 heuristic lineups (single rounds and whole games, their summaries, rows and tournament statistics) and the bid
-advice's; with ``strong`` the same with a strong bot; with ``replay`` the kernels the state machine is driven
-through from Python (a replay, ``Round``, Python bots). Each group runs on nothing (zero units) or on the least
-that calls its kernels (one replayed round, one hand with one completion), so what it costs beyond compiling is
-milliseconds, or a strong bot's few decisions. Compiled kernels go to the kernel cache (``cardsim.kernel_cache``),
-where every later run loads them.
+advice's; with ``strong`` the same with a strong bot, and its decisions timed one at a time (a ladder); with
+``replay`` the kernels the state machine is driven through from Python (a replay, ``Round``, Python bots). Each
+group runs on nothing (zero units) or on the least that calls its kernels (one replayed round, one hand with one
+completion), so what it costs beyond compiling is milliseconds, or a strong bot's few decisions. Compiled kernels go
+to the kernel cache (``cardsim.kernel_cache``), where every later run loads them.
 
 With ``jobs`` > 1 the games compile side by side, one process each (numba compiles on one core), and then this
 process loads every group once more: a group another process's cache write lost is compiled again, so that
@@ -91,6 +91,12 @@ def _round(game: Game, bot: str) -> None:
     match.next_round()
 
 
+def _timing(game: Game, bot: str) -> None:
+    """A strong bot's decisions asked one at a time from Python and timed (``Game.decision_times``: the ladder and
+    the strength benchmark), against heuristic bots."""
+    game.decision_times(bot, 1)
+
+
 def _advice(game: Game, bot: str) -> None:
     """A bid table of a few hands with one completion each: the advice's kernels and what deals its hands (which
     depends on the cards: hand 7 of seed 0 turns a Wizard, whose trump the dealer's bot names)."""
@@ -104,6 +110,7 @@ JOBS = (
     Job("advice", "bid advice kernels", _advice),
     Job("strong", "batch kernels, strong bots", _batch, strong=True),
     Job("strong advice", "bid advice kernels, strong bots", _advice, strong=True),
+    Job("strong timing", "a strong bot's timed decisions (ladder)", _timing, strong=True),
     Job("replay", "replay kernels", _replay, replay=True),
     Job("round", "Round and Python-bot kernels", _round, replay=True),
     Job("strong replay", "replay kernels, strong bots", _replay, strong=True, replay=True),
