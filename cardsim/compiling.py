@@ -42,7 +42,7 @@ from numba.core import event, types
 # numba bot (``numba``: measured on a quiet machine, the whole first simulate),
 # with ``--check`` (``check``, ``strong check``), with a Python bot (``python``: the driver's kernels), a replay
 # (``replay``, ``strong replay``), the bid advice (``advice``, ``strong advice``: Wizard's only) and ``Round``'s
-# state machine (``round``: its bot_action compiles the strong bots' code for any bot in Differenzler and Wizard).
+# state machine (``round``).
 ESTIMATES: dict[tuple[str, str], float] = {
     ("differenzler", "fast"): 20, ("differenzler", "strong"): 70, ("differenzler", "check"): 55,
     ("differenzler", "strong check"): 337, ("differenzler", "python"): 61, ("differenzler", "replay"): 71,

@@ -91,8 +91,19 @@ class Game(ABC):
         so the kernels that ask it do not link and optimise its code again."""
         if strong_table(table) is None:
             return None
-        sig = strong_signature(self.state_module.new_state(self.seats(rules)), self.params(rules))
-        return first_class(self.strong_module.act, sig)
+        entry = self._strong.get(rules)  # made once per rules: typing a State takes a fifth of a millisecond
+        if entry is None:
+            sig = strong_signature(self.state_module.new_state(self.seats(rules)), self.params(rules))
+            entry = self._strong[rules] = first_class(self.strong_module.act, sig)
+        return entry
+
+    def act_of(self, row: np.ndarray, s: Any, p: Any, seat: int) -> int:
+        """What the built-in bot of table row ``row`` (float64[settings + 1]) does now at ``seat``, the seat to move:
+        a strong bot through its entry (``bots/<game>_strong.py``), any other through ``bots/<game>.py``. It
+        advances ``s``'s streams."""
+        if row[0] >= FIRST_STRONG:
+            return int(self.strong_module.act(row, s, p, seat))
+        return int(self.builtin_module.act(int(row[0]), s, p, seat))
 
     @abstractmethod
     def batch(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool, **options: Any
@@ -196,11 +207,13 @@ class Game(ABC):
         return records[round]
 
     state_module: ClassVar[Any]  # the game's cardsim/games/<game>/state.py
+    builtin_module: ClassVar[Any]  # the game's built-in bots, bots/<game>.py (``act``)
     strong_module: ClassVar[Any]  # the game's strong bots, bots/<game>_strong.py (``act`` their entry)
     state_type: ClassVar[type]  # the game's State NamedTuple (Round.from_json rebuilds it)
 
     def __init__(self) -> None:
         self._params: dict[Any, Any] = {}
+        self._strong: dict[Any, Any] = {}  # rules -> the strong bots' entry (``strong_function``)
         self._entries: dict[str, Any] = {}
         self._actions = np.empty(MAX_ACTIONS, np.int64)
 

@@ -43,7 +43,7 @@ from cardsim.games.callpartner.rules import (
     trick_winner,
 )
 from cardsim.games.callpartner.rules import game_over as deals_over
-from cardsim.lineup import FIRST_STRONG, Lineup
+from cardsim.lineup import Lineup
 from cardsim.results import Batch, check_counts, checked
 from cardsim.rng import seed_streams
 
@@ -81,6 +81,7 @@ class CallPartner(Game):
     may_be_empty = frozenset(categories)  # all passed
     ratios = {"contracts_made_rate": ("made_as_declarer_rate", "declared_rate")}  # share of its contracts made
     state_module = sm
+    builtin_module = builtin
     strong_module = strong
     state_type = sm.State
 
@@ -238,8 +239,7 @@ class CallPartner(Game):
         s, p, seat = state if advance else self.kernel("copy_state", state), sm.params(rules), int(state.slots[sm.SEAT])
         if seat < 0:
             raise CardsimError("the round is over: no bot acts")
-        row = np.asarray(row, np.float64)
-        code = int(strong.act(row, s, p, seat) if row[0] >= FIRST_STRONG else builtin.act(int(row[0]), s, p, seat))
+        code = self.act_of(np.asarray(row, np.float64), s, p, seat)
         return _bid(code) if state.slots[sm.PHASE] == AUCTION else FRENCH52.name_of(code)
 
     def play_on(self, state: sm.State, p: Any, table: np.ndarray, strong_bots: Any) -> int:

@@ -36,7 +36,7 @@ from cardsim.games.differenzler.state import (
     params,
     to_move,
 )
-from cardsim.lineup import FIRST_STRONG, Lineup
+from cardsim.lineup import Lineup
 from cardsim.results import Batch, check_counts, checked
 from cardsim.rng import seed_streams
 
@@ -90,6 +90,7 @@ class Differenzler(Game):
     # --- the state machine's hooks (cardsim/games/differenzler/state.py) ------------------------------------
 
     state_module = sm
+    builtin_module = builtin
     strong_module = strong
     state_type = State
 
@@ -154,8 +155,7 @@ class Differenzler(Game):
 
     def bot_action(self, rules: DifferenzlerRules, state: State, row: np.ndarray, advance: bool = False) -> Any:
         s = state if advance else self.kernel("copy_state", state)
-        row, p, seat = np.asarray(row, np.float64), params(rules), int(to_move(s))
-        code = int(strong.act(row, s, p, seat) if row[0] >= FIRST_STRONG else builtin.act(int(row[0]), s, p, seat))
+        code = self.act_of(np.asarray(row, np.float64), s, params(rules), int(to_move(s)))
         return code if sm.decision(state) == PREDICT else JASS36.name_of(code)
 
     def play_on(self, state: State, p: Any, table: np.ndarray, strong_bots: Any) -> int:

@@ -17,7 +17,7 @@ from cardsim.games import Game, replay_title
 from cardsim.games.wizard import state as st
 from cardsim.games.wizard.play import SUIT_LETTERS, Observation, Out, Trick, run, simulate_games
 from cardsim.games.wizard.rules import MAX_PLAYERS, MIN_PLAYERS, WizardRules
-from cardsim.lineup import FIRST_STRONG, Lineup
+from cardsim.lineup import Lineup
 from cardsim.protocol import card_index
 from cardsim.results import Batch, check_counts, checked
 
@@ -104,6 +104,7 @@ class Wizard(Game):
     # --- the state machine's hooks (cardsim.games.Game) -------------------------------------------------------
 
     state_module = st
+    builtin_module = builtin
     strong_module = strong
     state_type = st.State
 
@@ -172,8 +173,7 @@ class Wizard(Game):
         if int(state.slots[st.MOVER]) < 0:
             raise CardsimError("the wizard round is over: no bot is to act")
         s = state if advance else self.kernel("copy_state", state)
-        row, p, seat = np.asarray(row, np.float64), _params(rules), int(s.slots[st.MOVER])
-        code = int(strong.act(row, s, p, seat) if row[0] >= FIRST_STRONG else builtin.act(int(row[0]), s, p, seat))
+        code = self.act_of(np.asarray(row, np.float64), s, _params(rules), int(s.slots[st.MOVER]))
         return self.public_action(rules, int(s.slots[st.PHASE]), code)
 
     def play_on(self, state: st.State, p: Any, table: np.ndarray, strong_bots: Any) -> int:
