@@ -72,7 +72,7 @@ from cardsim.games.callpartner.state import (
     WINNER,
     Params,
     State,
-    apply,
+    apply_outlined,
     audit_card,
     audit_start,
     audit_trick,
@@ -605,10 +605,10 @@ def complete(
         deal_around_hand(s, p, seed, sample, key, dealer, seat, hand)
         if play < PASS_PLAY:  # the others pass; the level only matters for the score, taken from side
             while s.slots[SEAT] != seat:
-                apply(s, p, PASS)
-            apply(s, p, 4 * MIN_BID + play)
+                apply_outlined(s, p, np.int64(PASS))
+            apply_outlined(s, p, np.int64(4 * MIN_BID + play))
             while s.slots[PHASE] == AUCTION:
-                apply(s, p, PASS)
+                apply_outlined(s, p, np.int64(PASS))
             run(s, p, bots, PLAY_ON, NO_PASSER, None)
             side[sample, play] = s.slots[SIDE]
         else:

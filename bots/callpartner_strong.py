@@ -33,7 +33,7 @@ Every play-out is by ``heuristic_v1`` (``heuristics``): the heuristic before its
 take a given deal), then calls, discards and plays as ``mc`` with the true hands, kitty and discards as its one
 sample (perfect-information Monte Carlo on the true deal).
 
-The drivers ask one entry, ``act(row, s, p, seat)``, at a strong seat's turn of the round's state machine
+The drivers ask one entry, ``act(row, s, p, seat, sampler)``, at a strong seat's turn of the round's state machine
 (``cardsim.games.callpartner.state``): it hands the bot only that seat's view and its private stream
 (``s.bot_rng[seat]``), never the deal stream nor the other hands. Play-outs are rounds of the same state machine
 played by the built-in bots (``bots.callpartner.run``).
@@ -42,7 +42,7 @@ played by the built-in bots (``bots.callpartner.run``).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -94,7 +94,7 @@ from cardsim.games.callpartner.state import (
     Contract,
     Params,
     State,
-    apply,
+    apply_outlined,
     bot_stream,
     copy_into,
     legal_cards,
@@ -102,7 +102,7 @@ from cardsim.games.callpartner.state import (
     observe,
     start_play,
 )
-from cardsim.infoset import deal_weight, sample_view, true_deals
+from cardsim.infoset import sample_view, true_deals
 from cardsim.lineup import FIRST_STRONG, MAX_SETTINGS, Setting
 from cardsim.rng import next_u64
 from cardsim.search import backpropagate, best_card, expand, new_tree, select
@@ -219,10 +219,11 @@ def infoset(v: View, players: int, kitty_taken: bool) -> tuple:
 
 
 @njit(cache=True)
-def sample_with_call(rng: np.ndarray, stream: int, samples: int, info: tuple, v: View, players: int) -> np.ndarray:
-    """``samples`` deals [sample, pile] of the information set ``info`` of ``v`` (``infoset``, the kitty taken)
-    with C5: the called card was not dealt to the declarer, so the declarer's hand or discards hold it only if
-    the kitty brought it.
+def sample_with_call(sampler: Any, rng: np.ndarray, stream: int, samples: int, info: tuple, v: View,
+                     players: int) -> np.ndarray:  # fmt: skip
+    """``samples`` deals [sample, pile] of the information set ``info`` of ``v`` (``infoset``, the kitty taken),
+    drawn by ``sampler`` (``cardsim.infoset.count_and_sample`` as a first-class function), with C5: the called
+    card was not dealt to the declarer, so the declarer's hand or discards hold it only if the kitty brought it.
     Piles are sampled as if the declarer's dealt hand and the kitty were one uniform mix (its discards are
     unknown to the others), so a deal with the card there weighs kitty / (hand + kitty) against 1 for a deal with
     it in another seat's hand; each sample draws its case by these weights, then a deal of that case."""
@@ -231,7 +232,7 @@ def sample_with_call(rng: np.ndarray, stream: int, samples: int, info: tuple, v:
     deals = np.empty((samples, players + 1), np.uint64)
     card = bit(v.called)
     if seat == declarer or not unseen & card:  # the declarer knows; a partner holds it; or it was played
-        sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, v.n)
+        sample_view(sampler, rng, stream, info, deals, seat, v.n)
         return deals
     elsewhere, from_kitty = forbidden.copy(), forbidden.copy()
     elsewhere[declarer] |= card
@@ -240,28 +241,28 @@ def sample_with_call(rng: np.ndarray, stream: int, samples: int, info: tuple, v:
         if s != declarer:
             from_kitty[s] |= card
     w = KITTY_OF[players] / (HAND_OF[players] + KITTY_OF[players])
-    kitty_weight = w * deal_weight(unseen, counts, from_kitty, known)
-    total = deal_weight(unseen, counts, elsewhere, known) + kitty_weight
+    count_only = np.empty((0, players + 1), np.uint64)
+    kitty_weight = w * sampler(rng, np.int64(stream), np.uint64(unseen), counts, from_kitty, known, count_only)
+    total = sampler(rng, np.int64(stream), np.uint64(unseen), counts, elsewhere, known, count_only) + kitty_weight
     if total == 0.0:  # no deal fits the view: sample_view says so, in the same words in every game
-        sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, v.n)
+        sample_view(sampler, rng, stream, info, deals, seat, v.n)
     share = kitty_weight / total
     in_kitty = np.int64(0)  # not the literal 0: _sampled would compile for it too
     for _ in range(samples):
         in_kitty += (next_u64(rng, stream) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < share
     first = samples - in_kitty  # rows 0..first-1: another seat holds the card; the rest: the kitty brought it
     if first:
-        deals[:first] = _sampled(rng, stream, first, (unseen, counts, elsewhere, known), seat, v.n)
+        deals[:first] = _sampled(sampler, rng, stream, first, (unseen, counts, elsewhere, known), seat, v.n)
     if in_kitty:
-        deals[first:] = _sampled(rng, stream, in_kitty, (unseen, counts, from_kitty, known), seat, v.n)
+        deals[first:] = _sampled(sampler, rng, stream, in_kitty, (unseen, counts, from_kitty, known), seat, v.n)
     return deals
 
 
 @njit(cache=True)
-def _sampled(rng: np.ndarray, stream: int, rows: int, info: tuple, seat: int, n: int) -> np.ndarray:
+def _sampled(sampler: Any, rng: np.ndarray, stream: int, rows: int, info: tuple, seat: int, n: int) -> np.ndarray:
     """``rows`` deals of one information set ``info`` (``sample_view``)."""
-    unseen, counts, forbidden, known = info
-    deals = np.empty((rows, counts.shape[0]), np.uint64)
-    sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, n)
+    deals = np.empty((rows, info[1].shape[0]), np.uint64)
+    sample_view(sampler, rng, stream, info, deals, seat, n)
     return deals
 
 
@@ -285,7 +286,8 @@ def _legal_now(v: View, p: Params) -> np.uint64:
 
 
 @njit(cache=True)
-def _card_deals(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> tuple:
+def _card_deals(sampler: Any, samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray
+                ) -> tuple:  # fmt: skip
     """``samples`` deals [sample, pile] of the seat's information set at its card decision (``sample_with_call``),
     or copies of the cheating bot's ``truth`` (``true_piles``; empty for the honest bots); and ``gone[seat]``, the
     cards each seat has played."""
@@ -294,7 +296,7 @@ def _card_deals(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, 
     played_by(v.log, v.n, players, v.dealer, v.trump, gone)
     if truth.shape[0]:
         return true_deals(truth, samples), gone
-    return sample_with_call(rng, stream, samples, infoset(v, players, np.bool_(True)), v, players), gone
+    return sample_with_call(sampler, rng, stream, samples, infoset(v, players, np.bool_(True)), v, players), gone
 
 
 @njit(cache=True)
@@ -308,11 +310,11 @@ def _start_deal(base: State, v: View, p: Params, deal: np.ndarray, gone: np.ndar
         hands[s] = deal[s] | gone[s]
     start_play(base, p, hands, Contract(v.dealer, v.declarer, v.bid, v.trump, v.called, pile))
     for k in range(v.n):
-        apply(base, p, v.log[k])
+        apply_outlined(base, p, np.int64(v.log[k]))
 
 
 @njit(cache=True)
-def mc_play(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> int:
+def mc_play(sampler: Any, samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> int:
     """PIMC: the legal card with the best mean score of ``v.seat`` over ``samples`` deals of its information set,
     each played to the end by the heuristic (rounds of the state machine started at the first trick with the
     sampled hands, the log replayed). ``truth`` as for ``_card_deals``."""
@@ -320,7 +322,7 @@ def mc_play(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, trut
     legal = _legal_now(v, p)
     if not legal & (legal - np.uint64(1)):
         return lowest_card(legal)
-    deals, gone = _card_deals(samples, rng, stream, v, p, truth)
+    deals, gone = _card_deals(sampler, samples, rng, stream, v, p, truth)
     totals = np.zeros(popcount(legal), np.int64)
     base, work, hands, table = new_state(players), new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
@@ -330,7 +332,7 @@ def mc_play(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, trut
             card = lowest_card(m)
             m &= m - np.uint64(1)
             copy_into(work, base)
-            apply(work, p, card)
+            apply_outlined(work, p, card)
             run(work, p, table, PLAY_ON, NO_PASSER, None)
             totals[c] += work.scores[seat]
             c += 1
@@ -338,7 +340,7 @@ def mc_play(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, trut
 
 
 @njit(cache=True)
-def ismcts_play(iterations: int, c: float, rng: np.ndarray, stream: int, v: View, p: Params,
+def ismcts_play(sampler: Any, iterations: int, c: float, rng: np.ndarray, stream: int, v: View, p: Params,
                 truth: np.ndarray) -> int:  # fmt: skip
     """SO-ISMCTS (``cardsim.search``) over the card play: each iteration takes one deal of ``_card_deals`` (the
     same true deal in every iteration for the cheating bot), descends the tree by UCB over the legal cards of the
@@ -348,7 +350,7 @@ def ismcts_play(iterations: int, c: float, rng: np.ndarray, stream: int, v: View
     legal = _legal_now(v, p)
     if not legal & (legal - np.uint64(1)):
         return lowest_card(legal)
-    deals, gone = _card_deals(iterations, rng, stream, v, p, truth)
+    deals, gone = _card_deals(sampler, iterations, rng, stream, v, p, truth)
     tree = new_tree(iterations + 1, np.int64(DECK_SIZE))
     path = np.zeros(DECK_SIZE + 1, np.int64)
     work, hands, table, rewards = new_state(players), np.empty(players, np.uint64), heuristics(), np.empty(players)
@@ -361,7 +363,7 @@ def ismcts_play(iterations: int, c: float, rng: np.ndarray, stream: int, v: View
             new = child < 0
             if new:
                 child = expand(tree, node, card, mover)
-            apply(work, p, card)
+            apply_outlined(work, p, card)
             if child < 0:
                 break
             path[depth], depth, node = child, depth + 1, child
@@ -428,20 +430,20 @@ def play_out(s: State, p: Params, bots: np.ndarray, hands: np.ndarray, contract:
 
 
 @njit(cache=True)
-def unseen_deals(samples: int, rng: np.ndarray, stream: int, v: View, players: int, truth: np.ndarray) -> np.ndarray:
+def unseen_deals(sampler: Any, samples: int, rng: np.ndarray, stream: int, v: View, players: int, truth: np.ndarray
+                 ) -> np.ndarray:  # fmt: skip
     """``samples`` uniform deals [sample, pile] of the cards the declarer ``v.seat`` has not seen before the first
     trick: the other hands and, before it is taken (before the call), the kitty (the last pile); ``truth`` as for
     ``_card_deals``."""
     if truth.shape[0]:
         return true_deals(truth, samples)
-    unseen, counts, forbidden, known = infoset(v, players, v.called >= 0)
     deals = np.empty((samples, players + 1), np.uint64)
-    sample_view(rng, stream, unseen, counts, forbidden, known, deals, v.seat, np.int64(0))
+    sample_view(sampler, rng, stream, infoset(v, players, v.called >= 0), deals, v.seat, np.int64(0))
     return deals
 
 
 @njit(cache=True)
-def mc_call(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> int:
+def mc_call(sampler: Any, samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> int:
     """C5: among the ``CALL_CANDIDATES`` strongest cards not in the declarer's hand, the one with the best mean
     score of the declarer ``v.seat`` over ``samples`` deals of the unseen cards, each played out by the heuristic
     after the heuristic's discards; the heuristic's call (the first) on ties and when ``samples`` is 0."""
@@ -453,7 +455,7 @@ def mc_call(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, trut
     for i in range(BY_KEY.shape[1]):
         if n < CALL_CANDIDATES and not hand & bit(BY_KEY[trump, i]):
             candidates[n], n = BY_KEY[trump, i], n + 1
-    deals = unseen_deals(samples, rng, stream, v, players, truth)
+    deals = unseen_deals(sampler, samples, rng, stream, v, players, truth)
     totals = np.zeros(n, np.int64)
     s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
@@ -467,7 +469,8 @@ def mc_call(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, trut
 
 
 @njit(cache=True)
-def mc_discard(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> np.uint64:
+def mc_discard(sampler: Any, samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray
+               ) -> np.uint64:  # fmt: skip
     """C6: the discards still to lay down (k more besides ``v.discards``, those made so far; k = the kitty's size
     less their number) with the best mean score of the declarer ``v.seat`` over ``samples`` deals of the other
     hands, each played out by the heuristic. Candidates: every k of the k + 2 cards of the hand (which holds the
@@ -486,7 +489,7 @@ def mc_discard(samples: int, rng: np.ndarray, stream: int, v: View, p: Params, t
                 if bits >> j & 1:
                     chosen |= bit(nth_card(pool, j))
             candidates[n], n = chosen, n + 1
-    deals = unseen_deals(samples, rng, stream, v, players, truth)
+    deals = unseen_deals(sampler, samples, rng, stream, v, players, truth)
     totals = np.zeros(n, np.int64)
     s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
@@ -512,8 +515,9 @@ def true_piles(s: State) -> np.ndarray:
     return truth
 
 
-@njit(cache=True)
-def decide(row: np.ndarray, rng: np.ndarray, stream: int, v: State, p: Params, seat: int, truth: np.ndarray) -> int:
+@njit(cache=True, inline="always")  # called once, by act: not linked and optimised a second time
+def decide(row: np.ndarray, rng: np.ndarray, stream: int, v: State, p: Params, seat: int, truth: np.ndarray,
+           sampler: Any) -> int:  # fmt: skip
     """The strong bot of table row ``row`` at ``seat``'s turn, from that seat's observed state ``v`` only
     (``state.observe``: its hand, the auction, the contract and call, its own discards, the cards played), drawing
     from stream ``stream`` of ``rng`` only; the cheating ``omniscient`` bot also from ``truth`` (``true_piles``,
@@ -532,28 +536,30 @@ def decide(row: np.ndarray, rng: np.ndarray, stream: int, v: State, p: Params, s
     contract_samples = 1 if row[0] == OMNISCIENT else int(row[3] if row[0] == MC else row[4])
     view = view_of(v, seat)
     if phase == CALL:  # C5, before it sees the kitty
-        return mc_call(contract_samples, rng, stream, view, p, truth)
+        return mc_call(sampler, contract_samples, rng, stream, view, p, truth)
     if phase == DISCARD:  # C6: the discards chosen at the first step of this seat, laid down one a step
         plan = np.uint64(slots[PLAN]) & hand
         if not plan:
-            plan = mc_discard(contract_samples, rng, stream, view, p, truth)
+            plan = mc_discard(sampler, contract_samples, rng, stream, view, p, truth)
             slots[PLAN] = np.int64(plan)
         return lowest_card(plan)
     if row[0] == MC:
-        return mc_play(int(row[1]), rng, stream, view, p, truth)
-    return ismcts_play(int(row[1]), row[2], rng, stream, view, p, truth)
+        return mc_play(sampler, int(row[1]), rng, stream, view, p, truth)
+    return ismcts_play(sampler, int(row[1]), row[2], rng, stream, view, p, truth)
 
 
 @njit(cache=True)
-def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
+def act(row: np.ndarray, s: State, p: Params, seat: int, sampler: Any) -> int:
     """The one entry of the strong bots: the action of the strong bot of table row ``row`` for ``seat``, the seat
     to move (codes as in ``state``). An honest bot gets only ``observe(s, p, seat)`` and its seat's private stream
     (``state.bot_stream``: a one-way function of the round key, never the deal stream ``s.rng``, from whose state
-    the hidden cards follow); ``omniscient`` also ``true_piles(s)`` once the auction is over."""
+    the hidden cards follow); ``omniscient`` also ``true_piles(s)`` once the auction is over. Deals are drawn by
+    ``sampler`` (``cardsim.infoset.count_and_sample`` as a first-class function, ``numba_bots.StrongBots``)."""
     v = observe(s, p, seat)
     cheat = row[0] == OMNISCIENT and s.slots[PHASE] != AUCTION
     truth = true_piles(s) if cheat else np.empty(0, np.uint64)
-    action = decide(row, bot_stream(s, seat), np.int64(0), v, p, seat, truth)  # typed: see bots.callpartner.run
+    stream = np.int64(0)  # typed: see bots.callpartner.run
+    action = decide(row, bot_stream(s, seat), stream, v, p, seat, truth, sampler)
     if s.slots[PHASE] == DISCARD:
         s.slots[PLAN] = v.slots[PLAN]  # the declarer's plan of discards: its own memory for its next steps
     return action

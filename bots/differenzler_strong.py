@@ -25,6 +25,8 @@ unplayed cards and the cards it played).
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -106,6 +108,16 @@ BOT_SETTINGS["mc_v1"], BOT_SETTINGS["ismcts_v1"] = BOT_SETTINGS["mc"], BOT_SETTI
 FULL_DECK = np.uint64((1 << 36) - 1)
 
 
+class Means(NamedTuple):
+    """What a strong bot decides with besides its seat's view (``state.observe``); ``act`` makes it."""
+
+    rng: np.ndarray  # uint64[streams, 4]: its random streams (``act``: the seat's private one, ``state.bot_stream``)
+    stream: int  # the row of ``rng`` it draws from (``act``: 0)
+    truth: np.ndarray  # uint64[4]: the true hands for the cheating omniscient; else empty
+    v1: bool  # guess the predictions it cannot see as ``heuristic_v1`` (``mc_v1``, ``ismcts_v1``)
+    sampler: Any  # the deal sampler: ``cardsim.infoset.count_and_sample`` as a first-class function
+
+
 # --- the information set of a seat -----------------------------------------------------------------------------
 
 
@@ -153,18 +165,18 @@ def infoset(seat: int, v: State, played: np.ndarray) -> tuple:
 
 
 @njit(cache=True)
-def _sampled_deals(seat: int, v: State, rng: np.ndarray, stream: int, samples: int, played: np.ndarray,
-                   truth: np.ndarray) -> np.ndarray:  # fmt: skip
-    """``samples`` uniform deals [sample, seat] of the hidden cards, the seat's own hand in its place; for the
-    cheating ``omniscient`` bot (``truth`` the true hands, uint64[4]; else empty) that many copies of the truth."""
+def _sampled_deals(seat: int, v: State, me: Means, samples: int, played: np.ndarray) -> np.ndarray:
+    """``samples`` uniform deals [sample, seat] of the hidden cards (drawn by ``me.sampler``), the seat's own hand
+    in its place; for the
+    cheating ``omniscient`` bot (``me.truth`` the true hands, uint64[4]; else empty) that many copies of the truth."""
     unseen, counts, forbidden, known = infoset(seat, v, played)
-    if truth.shape[0]:
-        return true_deals(truth, samples)
+    if me.truth.shape[0]:
+        return true_deals(me.truth, samples)
     deals = np.empty((samples, PLAYERS), np.uint64)
     n_played = np.int64(0)  # not the literal 0: sample_view would compile for it too
     for s in range(PLAYERS):
         n_played += popcount(played[s])
-    sample_view(rng, stream, unseen, counts, forbidden, known, deals, seat, n_played)
+    sample_view(me.sampler, me.rng, me.stream, (unseen, counts, forbidden, known), deals, seat, n_played)
     deals[:, seat] = v.hands[seat]
     return deals
 
@@ -207,19 +219,18 @@ def _sample_state(sim: State, v: State, deal: np.ndarray, preds: np.ndarray, p: 
 
 
 @njit(cache=True)
-def mc_prediction(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, samples: int,
-                  truth: np.ndarray, v1: bool) -> tuple:  # fmt: skip
+def mc_prediction(seat: int, v: State, p: Params, me: Means, samples: int) -> tuple:
     """The prediction with the least mean penalty over ``samples`` sampled deals (``truth`` as for
     ``_sampled_deals``), and the mean penalty of every prediction 0..157 (heuristic play towards it by the bot, the
     others' predictions visible or heuristic)."""
     played = np.zeros(PLAYERS, np.uint64)
-    deals = _sampled_deals(seat, v, rng, stream, samples, played, truth)
+    deals = _sampled_deals(seat, v, me, samples, played)
     table = _heuristic_table()
     sim, preds = copy_state(v), np.empty(PLAYERS, np.int64)
     out = np.empty(MAX_PREDICTION + 1, np.int64)
     total = np.zeros(MAX_PREDICTION + 1)
     for k in range(samples):
-        _predictions_of(deals[k], played, v, v1, preds)
+        _predictions_of(deals[k], played, v, me.v1, preds)
         _sample_state(sim, v, deals[k], preds, p)
         sweep_predictions(sim, table, seat, out)
         for q in range(MAX_PREDICTION + 1):
@@ -231,16 +242,15 @@ def mc_prediction(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, 
 
 
 @njit(cache=True)
-def pimc_card(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, samples: int, truth: np.ndarray,
-              v1: bool) -> int:  # fmt: skip
+def pimc_card(seat: int, v: State, p: Params, me: Means, samples: int) -> int:
     """The legal card with the least mean penalty for the bot's prediction over ``samples`` sampled deals (``truth``
     as for ``_sampled_deals``), each played out by the heuristic after the card (the same deals for every card)."""
     played = np.zeros(PLAYERS, np.uint64)
-    deals = _sampled_deals(seat, v, rng, stream, samples, played, truth)
+    deals = _sampled_deals(seat, v, me, samples, played)
     table = _heuristic_table()
     preds = np.empty((samples, PLAYERS), np.int64)
     for k in range(samples):
-        _predictions_of(deals[k], played, v, v1, preds[k])
+        _predictions_of(deals[k], played, v, me.v1, preds[k])
     sim = copy_state(v)
     best, best_total = -1, np.inf
     m = legal_cards(v, p)
@@ -259,24 +269,23 @@ def pimc_card(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, samp
 
 
 @njit(cache=True)
-def ismcts_card(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, iterations: int, c: float,
-                truth: np.ndarray, v1: bool) -> int:  # fmt: skip
+def ismcts_card(seat: int, v: State, p: Params, me: Means, iterations: int, c: float) -> int:
     """SO-ISMCTS (``cardsim.search``): ``iterations`` sampled deals (``truth`` as for ``_sampled_deals``), each
     descending the tree by UCB over the legal cards of the seat to move, expanding one node and played out by the
     heuristic; rewards 1 - penalty / 157 for every seat. The most visited legal card."""
     played = np.zeros(PLAYERS, np.uint64)
-    deals = _sampled_deals(seat, v, rng, stream, iterations, played, truth)
+    deals = _sampled_deals(seat, v, me, iterations, played)
     table = _heuristic_table()
     tree = new_tree(iterations + 1, np.int64(36))
     sim, preds, rewards = copy_state(v), np.empty(PLAYERS, np.int64), np.empty(PLAYERS)
     path = np.zeros(TRICKS * PLAYERS + 1, np.int64)
     for it in range(iterations):
-        _predictions_of(deals[it], played, v, v1, preds)
+        _predictions_of(deals[it], played, v, me.v1, preds)
         _sample_state(sim, v, deals[it], preds, p)
         node, depth = np.int64(0), 1  # not the literal 0: select would compile for it too
         while decision(sim) != DONE:
             s = to_move(sim)
-            card, child = select(tree, node, legal_cards(sim, p), c, rng, stream)
+            card, child = select(tree, node, legal_cards(sim, p), c, me.rng, me.stream)
             new = child < 0
             if new:
                 child = expand(tree, node, card, s)
@@ -297,11 +306,12 @@ def ismcts_card(rng: np.ndarray, stream: int, seat: int, v: State, p: Params, it
 
 
 @njit(cache=True)
-def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
+def act(row: np.ndarray, s: State, p: Params, seat: int, sampler: Any) -> int:
     """What the strong bot of table row ``row`` ([id, settings...]) at ``seat`` (the seat to move) does now: a
     prediction (A7) or a card (A8; a forced card is played without thinking). An honest bot sees only
     ``observe(s, p, seat)`` and draws from its seat's private stream only (``state.bot_stream``: a one-way
-    function of the round key, never the deal stream nor another seat's). The cheating ``omniscient`` bot also
+    function of the round key, never the deal stream nor another seat's) and draws deals with ``sampler``
+    (``cardsim.infoset.count_and_sample`` as a first-class function). The cheating ``omniscient`` bot also
     sees every prediction made and the true hands."""
     v = observe(s, p, seat)
     cheat = row[0] == OMNISCIENT
@@ -310,14 +320,15 @@ def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
         for i in range(s.slots[PREDICTED]):
             other = (s.slots[FIRST_HAND] + i) % PLAYERS
             v.predictions[other] = s.predictions[other]
-    rng, stream = bot_stream(s, seat), np.int64(0)  # not the literal 0: every callee would compile for it too
     mc, v1 = row[0] == MC or row[0] == MC_V1, row[0] >= MC_V1  # the _v1 bots guess predictions as heuristic_v1
+    me = Means(bot_stream(s, seat), np.int64(0), truth, v1, sampler)  # stream: not the literal 0 (every callee
+    # would compile for it too)
     if decision(v) == PREDICT:
         samples = 1 if cheat else int(row[2]) if mc else int(row[3])
-        return mc_prediction(rng, stream, seat, v, p, samples, truth, v1)[0]
+        return mc_prediction(seat, v, p, me, samples)[0]
     legal = legal_cards(v, p)
     if popcount(legal) == 1:
         return lowest_card(legal)
     if mc:
-        return pimc_card(rng, stream, seat, v, p, int(row[1]), truth, v1)
-    return ismcts_card(rng, stream, seat, v, p, int(row[1]), row[2], truth, v1)
+        return pimc_card(seat, v, p, me, int(row[1]))
+    return ismcts_card(seat, v, p, me, int(row[1]), row[2])

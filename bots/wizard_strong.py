@@ -25,7 +25,7 @@ reproducible at any thread count.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -112,6 +112,7 @@ class Means(NamedTuple):
     stream: int  # the row of ``rng`` it draws from (``act``: 0)
     truth: np.ndarray  # uint64[players + 1]: the true piles (``true_piles``) for the cheating omniscient; else empty
     v1: bool  # play out and guess bids as ``heuristic_v1`` (``mc_v1``, ``ismcts_v1``)
+    sampler: Any  # the deal sampler: ``cardsim.infoset.count_and_sample`` as a first-class function
 
 
 class Rollout(NamedTuple):
@@ -186,7 +187,7 @@ def _deals(v: State, seat: int, me: Means, samples: int) -> np.ndarray:
     unseen, counts, forbidden, known = view_infoset(seat, v.hands[seat], players, sl[CARDS], sl[TURNED], v.log,
                                                     n_played)  # fmt: skip
     deals = np.empty((samples, players + 1), np.uint64)
-    sample_view(me.rng, me.stream, unseen, counts, forbidden, known, deals, seat, n_played)
+    sample_view(me.sampler, me.rng, me.stream, (unseen, counts, forbidden, known), deals, seat, n_played)
     return deals
 
 
@@ -396,11 +397,12 @@ def true_piles(s: State) -> np.ndarray:
 
 
 @njit(cache=True)
-def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
+def act(row: np.ndarray, s: State, p: Params, seat: int, sampler: Any) -> int:
     """The one way to ask a strong bot (table row ``row``) for ``seat``'s action, the seat to move. An honest bot
     decides from ``state.observe(s, p, seat)`` only (its hand, the public slots, the bids the seat sees under B5,
     every seat's tricks, the cards played) and its seat's private stream ``state.bot_stream(s, seat)``, never the
-    deal's. The cheating ``omniscient`` bot also gets every bid made and the true piles (``true_piles``)."""
+    deal's; it draws deals with ``sampler`` (``cardsim.infoset.count_and_sample`` as a first-class function). The
+    cheating ``omniscient`` bot also gets every bid made and the true piles (``true_piles``)."""
     v = observe(s, p, seat)
     if v.slots[PHASE] == TRUMP:
         return heuristic_trump(v.hands[seat])
@@ -409,7 +411,7 @@ def act(row: np.ndarray, s: State, p: Params, seat: int) -> int:
         v.bids[:] = s.bids
         v.slots[BID_TOTAL] = s.slots[BID_TOTAL]
     truth = true_piles(s) if cheat else np.empty(0, np.uint64)
-    me = Means(bot_stream(s, seat), np.int64(0), truth, _v1(row))  # stream 0: not the literal, see ismcts_play
+    me = Means(bot_stream(s, seat), np.int64(0), truth, _v1(row), sampler)  # stream 0: not the literal (ismcts_play)
     if v.slots[PHASE] == BID:
         return bid(row, v, p, seat, me)
     return play(row, v, p, seat, me)

@@ -49,10 +49,10 @@ among 8 seats) raise OverflowError; the three games stay far below (6-player Wiz
 from __future__ import annotations
 
 from math import comb
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from cardsim.cards import bit, lowest_card, popcount
 from cardsim.deal import draw_cards
@@ -292,7 +292,11 @@ def _programme(free: np.uint64, cap: np.ndarray, forbidden: np.ndarray, consiste
         if by_set[a]:
             ids[k], sizes[k] = a, popcount(by_set[a])
             k += 1
-    ids = ids[np.argsort(sizes, kind="mergesort")]
+    for k in range(1, k_all):  # a stable sort by size (insertion: a few classes; no sort kernel to compile)
+        j = k
+        while j > 0 and sizes[j - 1] > sizes[j]:
+            ids[j - 1], ids[j], sizes[j - 1], sizes[j] = ids[j], ids[j - 1], sizes[j], sizes[j - 1]
+            j -= 1
     masks = np.empty(k_all, np.uint64)
     members = np.full((k_all, seats), -1, np.int64)
     steps = np.empty((k_all * seats, 3), np.int64)
@@ -329,40 +333,53 @@ def _programme(free: np.uint64, cap: np.ndarray, forbidden: np.ndarray, consiste
             supply[k, subset] = supply[k + 1, subset] + (sizes[k] if ids[k] & ~subset == 0 else 0)
     free = np.empty(1 << seats, np.int64)
     # Forward: the states each step can reach from which a deal can still be completed (step 0: nothing used).
-    levels = [np.zeros(1, np.int64)]
     if k_all > 1:  # the steps begin with class 0 and its lowest seat: its cards may go to any of its seats
         consistent &= _completable(used, cap, supply[1], ids[0], sizes[0], low_seat, free)
     elif k_all == 1:
         consistent &= _completable(used, cap, supply[0], np.int64(0), np.int64(0), low_seat, free)
-    size = 1
+    codes = np.zeros(16, np.int64)  # every step's states, step t's at codes[start[t]:start[t + 1]]; grows
+    start = np.zeros(n_steps + 2, np.int64)
+    start[1] = 1
+    steps_done = 0
     for t in range(n_steps if consistent else 0):
         k, s, last_member = steps[t, 0], steps[t, 1], steps[t, 2]
-        reached = []
-        for code in levels[t]:
+        n = 0
+        for i in range(start[t], start[t + 1]):
+            left = prefix[k + 1] - _decode(codes[i], stride, cap, used)
+            n += max(min(left, cap[s] - used[s]) + 1 - (left if last_member else 0), 0)
+        reached = np.empty(n, np.int64)
+        n = 0
+        for i in range(start[t], start[t + 1]):
+            code = codes[i]
             left = prefix[k + 1] - _decode(code, stride, cap, used)
             for take in range(left if last_member else 0, min(left, cap[s] - used[s]) + 1):
-                reached.append(code + take * stride[s])
+                reached[n], n = code + take * stride[s], n + 1
+        reached.sort()
         # the state before step t + 1 (or before the last class, dealt in closed form after the steps)
         if t + 1 < n_steps:
             k_next, s_next = steps[t + 1, 0], steps[t + 1, 1]
             partial, later = ids[k_next] & ~((1 << s_next) - 1), supply[k_next + 1]
         else:
             k_next, partial, later = k_all - 1, 0, supply[k_all - 1]
-        kept = []
-        for code in np.unique(np.array(reached, np.int64)):
+        end = start[t + 1]
+        for i in range(n):
+            code = reached[i]
+            if i > 0 and code == reached[i - 1]:
+                continue
             left = prefix[k_next + 1] - _decode(code, stride, cap, used) if partial else 0
             if _completable(used, cap, later, partial, left, low_seat, free):
-                kept.append(code)
-        levels.append(np.array(kept, np.int64))
-        size += levels[-1].shape[0]
-        if size > MAX_TABLE:
+                if end == codes.shape[0]:
+                    grown = np.empty(2 * end, np.int64)
+                    for j in range(end):  # not a slice assignment: its shape check's message compiles for 2 s
+                        grown[j] = codes[j]
+                    codes = grown
+                codes[end], end = code, end + 1
+        start[t + 2] = end
+        steps_done = t + 1
+        if end > MAX_TABLE:
             raise ValueError("information set too loose for the exact sampler's counting table")
-    start = np.zeros(len(levels) + 1, np.int64)
-    for t in range(len(levels)):
-        start[t + 1] = start[t] + levels[t].shape[0]
-    codes = np.empty(start[-1], np.int64)
-    for t in range(len(levels)):
-        codes[start[t] : start[t + 1]] = levels[t]
+    start = start[: steps_done + 2]
+    codes = codes[: start[-1]].copy()
     g_hi = np.zeros(start[-1], np.uint64)
     g_lo = np.zeros(start[-1], np.uint64)
     programme = Programme(masks, members, sizes, cap, stride, steps, start, codes, g_hi, g_lo)
@@ -443,15 +460,17 @@ def _draw(rng: np.ndarray, stream: int, programme: Programme, hands: np.ndarray,
 
 
 @njit(cache=True)
-def sample_deals(rng: np.ndarray, stream: int, unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray,
-                 known: np.ndarray, hands: np.ndarray) -> bool:  # fmt: skip
-    """Fill each row of ``hands`` (uint64[samples, seats]) with an independent, exactly uniform deal of the info set
-    (seat s gets ``counts[s]`` cards, ``known[s]`` among them, none of ``forbidden[s]``; together the ``unseen``
-    cards), drawing from xoshiro ``stream`` of ``rng``. Counts once for all samples. False (``hands`` untouched)
-    if no consistent deal exists."""
+def count_and_sample(rng: np.ndarray, stream: int, unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray,
+                     known: np.ndarray, hands: np.ndarray) -> float:  # fmt: skip
+    """The number of deals of the info set as a float (0.0 if none: ``hands`` is then untouched), and each row of
+    ``hands`` (uint64[samples, seats], C order; zero rows: count only) filled with an independent, exactly uniform
+    deal (seat s gets ``counts[s]`` cards, ``known[s]`` among them, none of ``forbidden[s]``; together the
+    ``unseen`` cards), drawing from xoshiro ``stream`` of ``rng`` (uint64[streams, 4], C order). Counts once for
+    all samples. The strong bots call it as a first-class function (``SAMPLER``, ``sample_view``): compiled once
+    and called through its address, so no bot links and optimises the sampler's code again (issue 14)."""
     group, cap, programme, t_hi, t_lo = plan(unseen, counts, forbidden, known)
     if t_hi == _ZERO and t_lo == _ZERO:
-        return False
+        return 0.0
     shares = np.zeros(programme.cap.shape[0], np.uint64)
     used = np.zeros(programme.cap.shape[0], np.int64)
     for i in range(hands.shape[0]):
@@ -462,15 +481,32 @@ def sample_deals(rng: np.ndarray, stream: int, unseen: np.uint64, counts: np.nda
                 drawn = draw_cards(rng, stream, shares[group[s]], cap[s])
                 hands[i, s] |= drawn
                 shares[group[s]] ^= drawn
-    return True
+    return float(t_hi) * 18446744073709551616.0 + float(t_lo)
+
+
+# count_and_sample's type as the strong bots take it: float64(rng, stream, unseen, counts, forbidden, known, hands)
+SAMPLER = types.float64(types.Array(types.uint64, 2, "C"), types.int64, types.uint64, types.Array(types.int64, 1, "C"),
+                        types.Array(types.uint64, 1, "C"), types.Array(types.uint64, 1, "C"),
+                        types.Array(types.uint64, 2, "C"))  # fmt: skip
 
 
 @njit(cache=True)
-def sample_view(rng: np.ndarray, stream: int, unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray,
-                known: np.ndarray, hands: np.ndarray, seat: int, n_played: int) -> None:  # fmt: skip
-    """``sample_deals`` for a strong bot's view of a real round, which the true deal always fits: finding no deal
-    is a bug in the seat's information set, so it raises (every game the same; never a silent fallback)."""
-    if not sample_deals(rng, stream, unseen, counts, forbidden, known, hands):
+def sample_deals(rng: np.ndarray, stream: int, unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray,
+                 known: np.ndarray, hands: np.ndarray) -> bool:  # fmt: skip
+    """Fill each row of ``hands`` (uint64[samples, seats]) with an independent, exactly uniform deal of the info set
+    (``count_and_sample``). False (``hands`` untouched) if no consistent deal exists."""
+    return count_and_sample(rng, stream, unseen, counts, forbidden, known, hands) > 0.0
+
+
+@njit(cache=True)
+def sample_view(sampler: Any, rng: np.ndarray, stream: int, info: tuple, hands: np.ndarray, seat: int,
+                n_played: int) -> None:  # fmt: skip
+    """Each row of ``hands`` filled with a deal of the information set ``info`` (unseen, counts, forbidden, known)
+    by ``sampler`` (``count_and_sample`` as a first-class function), for a strong bot's view of a real round, which
+    the true deal always fits: finding no deal is a bug in the seat's information set, so it raises (every game the
+    same; never a silent fallback)."""
+    unseen, counts, forbidden, known = info
+    if sampler(rng, np.int64(stream), np.uint64(unseen), counts, forbidden, known, hands) == 0.0:
         raise BotFailure("no deal fits the information set of the strong bot's seat (a bug in it); seat, cards "
                          "played:", seat, n_played)  # fmt: skip
 
@@ -491,13 +527,6 @@ def sample_deal(rng: np.ndarray, stream: int, unseen: np.uint64, counts: np.ndar
     """One exactly uniform deal of the info set into ``hands`` (uint64[seats]); False if none exists.
     Draw many deals of one info set with ``sample_deals``: it counts once."""
     return sample_deals(rng, stream, unseen, counts, forbidden, known, hands.reshape(1, hands.shape[0]))
-
-
-@njit(cache=True)
-def deal_weight(unseen: np.uint64, counts: np.ndarray, forbidden: np.ndarray, known: np.ndarray) -> float:
-    """The number of deals of an info set as a float (0.0 if none): to weigh info sets against each other."""
-    total = plan(unseen, counts, forbidden, known)
-    return float(total[-2]) * 18446744073709551616.0 + float(total[-1])
 
 
 def count_deals(unseen: int, counts, forbidden, known) -> int:

@@ -16,7 +16,8 @@ refused with it (``BotFailure``: the driver then replays the round and names the
 
 The built-in strong bots reach the kernels the same way: each game's strong bots' entry (``bots/<game>_strong.py``
 ``act``) is a first-class function too (``Game.strong_function``), so no kernel links the strong bots' code into
-its own, and their exceptions are caught by ``raised`` as well.
+its own, and their exceptions are caught by ``raised`` as well. The entry in turn takes the deal sampler of
+``cardsim.infoset`` as a first-class function (``StrongBots``), so the bots do not link the sampler's code either.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from typing import Any, NamedTuple
 
 import numba
 from numba.core import types
@@ -35,6 +37,7 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 from numba.core.types.function_type import CompileResultWAP
 
 from cardsim.errors import BotFailure, CardsimError
+from cardsim.infoset import SAMPLER, count_and_sample
 
 warnings.filterwarnings("ignore", "First-class function type", NumbaExperimentalFeatureWarning)  # used as documented
 
@@ -60,10 +63,30 @@ def signature(view: Any, p: Any) -> Any:
     return types.int64(numba.typeof(view), numba.typeof(p), types.int64, types.Array(types.uint64, 2, "C"))
 
 
+class StrongBots(NamedTuple):
+    """What the kernels take as ``strong_bots`` (``Game.strong_function``): the strong bots' entry ``act`` and the
+    deal sampler ``sampler`` they draw their information sets with, both first-class functions. ``act`` gets
+    ``sampler`` as its last argument instead of calling it directly: that keeps the sampler's code, the largest
+    the strong bots use, out of the strong bots' own (issue 14: compiled once, not linked and optimised again at
+    every level of the bots' calls)."""
+
+    act: Any
+    sampler: Any
+
+
 def strong_signature(state: Any, p: Any) -> Any:
-    """The signature of a game's strong bots' entry ``act(row, s, p, seat) -> int`` (``bots/<game>_strong.py``):
-    ``int64(float64[::1], State, Params, int64)``, typed from a ``state`` and the rules' ``p``."""
-    return types.int64(types.Array(types.float64, 1, "C"), numba.typeof(state), numba.typeof(p), types.int64)
+    """The signature of a game's strong bots' entry ``act(row, s, p, seat, sampler) -> int``
+    (``bots/<game>_strong.py``): ``int64(float64[::1], State, Params, int64, sampler)``, typed from a ``state`` and
+    the rules' ``p``; ``sampler`` is ``cardsim.infoset.count_and_sample`` as a first-class function."""
+    return types.int64(types.Array(types.float64, 1, "C"), numba.typeof(state), numba.typeof(p), types.int64,
+                       types.FunctionType(SAMPLER))  # fmt: skip
+
+
+@cache
+def sampler() -> CompileResultWAP:
+    """``cardsim.infoset.count_and_sample`` as a first-class function (made once per process): the strong bots'
+    sampler."""
+    return first_class(count_and_sample, SAMPLER)
 
 
 def first_class(function: Any, sig: Any) -> CompileResultWAP:

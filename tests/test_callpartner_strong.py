@@ -23,6 +23,7 @@ from cardsim.games.callpartner.play import SUIT_LETTERS, Trick
 from cardsim.games.callpartner.rules import SUIT_MASK, SUIT_OF
 from cardsim.infoset import count_deals, sample_deals
 from cardsim.lineup import builtin_row
+from cardsim.numba_bots import sampler
 from cardsim.rng import seed_streams
 
 SMALL = "mc:samples=3:bid_samples=2:contract_samples=3"
@@ -172,7 +173,7 @@ def test_the_card_decision_ignores_the_unused_log():
     choices = set()
     for buf in (log.copy(), blank):
         v = strong.View(seat, np.uint64(hand), rec.dealer, rec.trump, rec.declarer, rec.bid, rec.called, own, buf, n)
-        choices.add(int(strong.mc_play(3, streams(3), 1, v, p, np.empty(0, np.uint64))))
+        choices.add(int(strong.mc_play(sampler(), 3, streams(3), 1, v, p, np.empty(0, np.uint64))))
     assert len(choices) == 1 and choices <= {int(c) for c in FRENCH52.cards_of(hand)}
 
 
@@ -273,7 +274,7 @@ def test_C5_a_defender_samples_the_called_card_with_the_declarer_only_as_often_a
     v = strong.View(seat, hand, dealer, 0, declarer, 10, called, np.uint64(0), np.empty(0, np.int64), 0)
     rng = np.empty((1, 4), np.uint64)
     seed_streams(rng, np.uint64(7), 0, 0)
-    deals = strong.sample_with_call(rng, 0, samples, strong.infoset(v, players, True), v, players)
+    deals = strong.sample_with_call(sampler(), rng, 0, samples, strong.infoset(v, players, True), v, players)
     card = np.uint64(1) << np.uint64(called)
     with_declarer = ((deals[:, declarer] | deals[:, players]) & card) != 0
     exact = kitty / ((players - 2) * hand_size + kitty)
@@ -340,7 +341,7 @@ def test_C5_the_sampler_draws_a_defenders_deals_with_their_exact_probabilities(p
             break
     v = strong.View(seat, np.uint64(hand), rec.dealer, rec.trump, rec.declarer, rec.bid, rec.called, np.uint64(0),
                     log, n)  # fmt: skip
-    deals = strong.sample_with_call(streams(players), 0, samples, info, v, players)
+    deals = strong.sample_with_call(sampler(), streams(players), 0, samples, info, v, players)
     seen: dict[tuple, int] = {}
     for row in deals:
         key = tuple(int(row[t]) for t in range(players + 1))

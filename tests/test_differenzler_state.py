@@ -17,6 +17,7 @@ from cardsim.errors import CardsimError
 from cardsim.games.differenzler import state as sm
 from cardsim.games.differenzler.game import GAME
 from cardsim.infoset import sample_deals
+from cardsim.numba_bots import sampler
 from cardsim.rng import seed_streams
 
 RULES = GAME.make_rules()
@@ -215,7 +216,7 @@ def test_a_strong_bot_decides_the_same_on_a_redealt_round():
             while GAME.to_move(RULES, s) >= 0:
                 seat = GAME.to_move(RULES, s)
                 t = redeal(s, seat, rng)
-                assert strong.act(row, sm.copy_state(s), P, seat) == strong.act(row, t, P, seat)
+                assert strong.act(row, sm.copy_state(s), P, seat, sampler()) == strong.act(row, t, P, seat, sampler())
                 GAME.apply(RULES, s, rnd.choice(GAME.legal(RULES, s)))
 
 

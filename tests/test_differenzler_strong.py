@@ -16,6 +16,7 @@ from cardsim.games.differenzler import state as sm
 from cardsim.games.differenzler.game import GAME
 from cardsim.infoset import sample_deals
 from cardsim.lineup import MAX_SETTINGS
+from cardsim.numba_bots import sampler
 from cardsim.rng import seed_streams
 
 PLAYERS, TRICKS = 4, 9
@@ -130,13 +131,13 @@ def test_mc_prediction_matches_the_advice_optimum():
     for hand, seat in cases:
         mask = np.uint64(advise.JASS36.mask(hand))
         view = prediction_view(mask, seat, trump_card)
-        p, means = strong.mc_prediction(rng, 1 + seat, seat, view, P, 800, NO_TRUTH, False)
+        p, means = strong.mc_prediction(seat, view, P, strong.Means(rng, 1 + seat, NO_TRUTH, False, sampler()), 800)
         options, _ = advise._evaluate(0, 0, int(mask), seat, trump_card, table(*[HEURISTIC] * 4), 0, 800)
         expected = options["mean"].to_numpy()
         assert expected[p] <= expected.min() + 1.5  # the same optimum, up to sampling noise
         assert abs(means[p] - expected[p]) < 2.0
     view = prediction_view(np.uint64(advise.JASS36.mask(cases[0][0])), 1, trump_card)
-    low, _ = strong.mc_prediction(rng, 2, 1, view, P, 300, NO_TRUTH, False)
+    low, _ = strong.mc_prediction(1, view, P, strong.Means(rng, 2, NO_TRUTH, False, sampler()), 300)
     assert low <= 12
 
 
@@ -238,4 +239,4 @@ def test_heuristic_rollouts_see_the_trick_in_progress():
         start, finished = played_round(2, unit, table(*[RANDOM] * 4))
         for cards in range(1, TRICKS * PLAYERS, 5):
             s = replay_to(start, finished, cards)
-            assert sm.legal_cards(s, P) & bit(strong.act(row, s, P, sm.to_move(s)))
+            assert sm.legal_cards(s, P) & bit(strong.act(row, s, P, sm.to_move(s), sampler()))

@@ -28,6 +28,7 @@ from cardsim.infoset import (
     sample_deals,
     sample_view,
 )
+from cardsim.numba_bots import sampler
 from cardsim.rng import seed_streams
 
 EXAMPLES = str(Path(__file__).resolve().parent.parent / "bots" / "examples.py")
@@ -238,8 +239,8 @@ def test_a_failed_deal_sample_of_a_strong_bot_is_one_error_in_every_game():
         assert "sample_view(" in source and "sample_deals(" not in source, module.__name__
     hands = np.zeros((3, 2), np.uint64)
     with pytest.raises(BotFailure, match=r"no deal fits the information set of the strong bot's seat.*2, 7"):
-        sample_view(streams(1), 0, np.uint64(0b1111), *arrays([3, 1], [0, 0b1111], [0, 0]), hands, 2, 7)
-    sample_view(streams(1), 0, np.uint64(0b1111), *arrays([2, 2], [0, 0], [0, 0]), hands, 2, 7)
+        sample_view(sampler(), streams(1), 0, (np.uint64(0b1111), *arrays([3, 1], [0, 0b1111], [0, 0])), hands, 2, 7)
+    sample_view(sampler(), streams(1), 0, (np.uint64(0b1111), *arrays([2, 2], [0, 0], [0, 0])), hands, 2, 7)
     assert all(int(a) | int(b) == 0b1111 and int(a) & int(b) == 0 for a, b in hands)
 
 

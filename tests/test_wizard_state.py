@@ -15,6 +15,7 @@ from cardsim.cards import WIZARD60
 from cardsim.errors import CardsimError
 from cardsim.games.wizard import state as st
 from cardsim.games.wizard.game import GAME
+from cardsim.numba_bots import sampler
 
 MC_ROW = np.array([2, 4, 4, 0, 0], np.float64)  # mc:samples=4:bid_samples=4
 ISMCTS_ROW = np.array([3, 16, 0.7, 4, 0], np.float64)
@@ -248,10 +249,10 @@ def test_observation_and_strong_decisions_ignore_hidden_cards(bidding, players):
                 checked += 1
             if GAME.decision(r, s) != "trump" and unit < 3:
                 for row in (MC_ROW, ISMCTS_ROW):
-                    mine = strong.act(row, st.copy_state(s), p, seat)
+                    mine = strong.act(row, st.copy_state(s), p, seat, sampler())
                     other = redeal_others(s, seat, gen)
                     other.rng[:] = gen.integers(0, 2**63, other.rng.shape, dtype=np.uint64)
-                    assert strong.act(row, other, p, seat) == mine
+                    assert strong.act(row, other, p, seat, sampler()) == mine
                     strong_checked += 1
             action = int(builtin.act(int(table[seat, 0]), s, p, seat))
             assert st.apply(s, p, action)

@@ -18,6 +18,7 @@ import cardsim.games.wizard.play
 import cardsim.games.wizard.rules
 from cardsim.games.wizard import state as st
 from cardsim.games.wizard.game import GAME
+from cardsim.numba_bots import sampler
 
 VARIANTS = [("open", 4, False), ("open", 3, True), ("hidden", 5, False), ("secret", 4, False)]
 
@@ -136,9 +137,9 @@ def test_a_strong_bot_decides_from_the_view_and_its_own_stream():
             if seat < 0 or s.slots[st.PHASE] == st.TRUMP:
                 continue
             t = st.copy_state(s)
-            me = strong.Means(st.bot_stream(t, seat), 0, np.empty(0, np.uint64), False)
+            me = strong.Means(st.bot_stream(t, seat), 0, np.empty(0, np.uint64), False, sampler())
             ask = strong.bid if s.slots[st.PHASE] == st.BID else strong.play
-            assert strong.act(row, s, p, seat) == ask(row, st.observe(t, p, seat), p, seat, me)
+            assert strong.act(row, s, p, seat, sampler()) == ask(row, st.observe(t, p, seat), p, seat, me)
 
 
 WIZARD_MODULES = [st, cardsim.games.wizard.rules, cardsim.games.wizard.play, cardsim.games.wizard.advise, builtin,

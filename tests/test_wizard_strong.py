@@ -19,6 +19,7 @@ from cardsim.games.wizard import rules
 from cardsim.games.wizard import state as st
 from cardsim.games.wizard.game import GAME
 from cardsim.infoset import count_deals, sample_deals
+from cardsim.numba_bots import sampler
 from cardsim.rng import seed_streams
 
 
@@ -168,7 +169,7 @@ def mc_bid(hand: str, *, seat_in_order: int, seen_bids=(), plus_minus_one=False,
     rng = np.empty((players + 1, 4), np.uint64)
     seed_streams(rng, np.uint64(3), 0, 0)
     p = st.params(GAME.make_rules({"players": players, "cards": cards, "plus_minus_one": plus_minus_one}))
-    me = strong.Means(rng, 1, np.empty(0, np.uint64), False)
+    me = strong.Means(rng, 1, np.empty(0, np.uint64), False, sampler())
     return int(strong.bid(table([MC, 8, 64])[0], v, p, 0, me))
 
 

@@ -20,7 +20,16 @@ from cardsim.decisions import BID, CALL, CARD, DECISIONS, DISCARD, PREDICT, TRUM
 from cardsim.driver import play_round
 from cardsim.errors import BotFailure, CardsimError, bot_failure
 from cardsim.lineup import FIRST_STRONG, Lineup, Setting, make_lineup, strong_table
-from cardsim.numba_bots import NumbaBot, compile_bots, first_class, raised, signature, strong_signature
+from cardsim.numba_bots import (
+    NumbaBot,
+    StrongBots,
+    compile_bots,
+    first_class,
+    raised,
+    sampler,
+    signature,
+    strong_signature,
+)
 from cardsim.options import make_rules
 from cardsim.protocol import card_index
 from cardsim.results import Batch
@@ -84,17 +93,18 @@ class Game(ABC):
         sig = signature(self.state_module.new_state(self.seats(rules)), self.params(rules))
         return dataclasses.replace(lineup, functions=compile_bots(lineup.numba_bots, self.name, sig))
 
-    def strong_function(self, rules: Any, table: np.ndarray) -> Any:
+    def strong_function(self, rules: Any, table: np.ndarray) -> StrongBots | None:
         """The kernels' ``strong_bots`` argument for the bot table ``table`` (float64[seats, settings + 1]): None
         when no seat holds a strong bot (numba then compiles no strong bot's code), else the game's strong bots'
-        entry ``act(row, s, p, seat)`` as a first-class function (``numba_bots.first_class``): compiled on its own,
-        so the kernels that ask it do not link and optimise its code again."""
+        entry ``act(row, s, p, seat, sampler)`` and the deal sampler as first-class functions
+        (``numba_bots.StrongBots``): each compiled on its own, so the kernels that ask the bots do not link and
+        optimise their code again, nor the bots the sampler's."""
         if strong_table(table) is None:
             return None
         entry = self._strong.get(rules)  # made once per rules: typing a State takes a fifth of a millisecond
         if entry is None:
             sig = strong_signature(self.state_module.new_state(self.seats(rules)), self.params(rules))
-            entry = self._strong[rules] = first_class(self.strong_module.act, sig)
+            entry = self._strong[rules] = StrongBots(first_class(self.strong_module.act, sig), sampler())
         return entry
 
     def act_of(self, row: np.ndarray, s: Any, p: Any, seat: int) -> int:
@@ -102,7 +112,7 @@ class Game(ABC):
         a strong bot through its entry (``bots/<game>_strong.py``), any other through ``bots/<game>.py``. It
         advances ``s``'s streams."""
         if row[0] >= FIRST_STRONG:
-            return int(self.strong_module.act(row, s, p, seat))
+            return int(self.strong_module.act(row, s, p, seat, sampler()))
         return int(self.builtin_module.act(int(row[0]), s, p, seat))
 
     @abstractmethod

@@ -476,6 +476,14 @@ def apply(s: State, p: Params, action: int) -> bool:
     return step(s.slots, s.hands, s.points, s.scores, s.auction, s.log, p, action)
 
 
+@njit(cache=True)
+def apply_outlined(s: State, p: Params, action: int) -> bool:
+    """``apply`` as a call of its own, for code off the batch loops (the strong bots' searches, the bid advice's
+    completions): each inlined ``apply`` is the whole state machine compiled once more into its caller (issue 14).
+    Callers pass an int64 ``action``."""
+    return step(s.slots, s.hands, s.points, s.scores, s.auction, s.log, p, action)
+
+
 @njit(cache=True, inline="always")
 def step(
     slots: np.ndarray, hands: np.ndarray, points: np.ndarray, scores: np.ndarray, auction: np.ndarray,
