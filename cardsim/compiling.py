@@ -35,23 +35,24 @@ from numba.core import event, types
 # machine after their kernels stopped compiling twice (docs/performance.md, "Compile time"); the other kinds compile
 # less now too. The ``strong`` kind again on 2026-12-03, once the kernels called the strong bots through their
 # address (a slow day: the commit before took 1.3 times the quiet machine's figures); the other strong kinds
-# compile less since then too. ``strong timing`` (a strong bot's decisions asked from Python and timed) was
-# measured alone, on a quiet machine; after the ``strong`` kind (as ``cardsim warmup --strong`` runs it) it needs
-# less, as the strong bots' entry is then compiled.
+# compile less since then too. The ``strong`` kind once more later that day, once the strong bots took the deal
+# sampler through its address too (the figures of that hour, rounded up). ``strong timing`` (a strong bot's
+# decisions asked from Python and timed) was measured alone, on a quiet machine; after the ``strong`` kind (as
+# ``cardsim warmup --strong`` runs it) it needs less, as the strong bots' entry is then compiled.
 # Kinds: the batch kernels of a lineup of random and heuristic bots (``fast``), with a strong bot (``strong``) or a
 # numba bot (``numba``: measured on a quiet machine, the whole first simulate),
 # with ``--check`` (``check``, ``strong check``), with a Python bot (``python``: the driver's kernels), a replay
 # (``replay``, ``strong replay``), the bid advice (``advice``, ``strong advice``: Wizard's only) and ``Round``'s
 # state machine (``round``).
 ESTIMATES: dict[tuple[str, str], float] = {
-    ("differenzler", "fast"): 20, ("differenzler", "strong"): 70, ("differenzler", "check"): 55,
+    ("differenzler", "fast"): 20, ("differenzler", "strong"): 55, ("differenzler", "check"): 55,
     ("differenzler", "strong check"): 337, ("differenzler", "python"): 61, ("differenzler", "replay"): 71,
     ("differenzler", "strong replay"): 316, ("differenzler", "advice"): 40, ("differenzler", "strong advice"): 40,
     ("differenzler", "round"): 114,
-    ("wizard", "fast"): 25, ("wizard", "strong"): 70, ("wizard", "check"): 122, ("wizard", "strong check"): 280,
+    ("wizard", "fast"): 25, ("wizard", "strong"): 55, ("wizard", "check"): 122, ("wizard", "strong check"): 280,
     ("wizard", "python"): 79, ("wizard", "replay"): 71, ("wizard", "strong replay"): 114, ("wizard", "advice"): 53,
     ("wizard", "strong advice"): 153, ("wizard", "round"): 85,
-    ("callpartner", "fast"): 30, ("callpartner", "strong"): 115, ("callpartner", "check"): 68,
+    ("callpartner", "fast"): 30, ("callpartner", "strong"): 80, ("callpartner", "check"): 68,
     ("callpartner", "strong check"): 339, ("callpartner", "python"): 46, ("callpartner", "replay"): 52,
     ("callpartner", "strong replay"): 276, ("callpartner", "advice"): 130, ("callpartner", "strong advice"): 130,
     ("callpartner", "round"): 25,

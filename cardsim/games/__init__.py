@@ -107,12 +107,14 @@ class Game(ABC):
             entry = self._strong[rules] = StrongBots(first_class(self.strong_module.act, sig), sampler())
         return entry
 
-    def act_of(self, row: np.ndarray, s: Any, p: Any, seat: int) -> int:
+    def act_of(self, rules: Any, row: np.ndarray, s: Any, p: Any, seat: int) -> int:
         """What the built-in bot of table row ``row`` (float64[settings + 1]) does now at ``seat``, the seat to move:
-        a strong bot through its entry (``bots/<game>_strong.py``), any other through ``bots/<game>.py``. It
-        advances ``s``'s streams."""
+        a strong bot through its compiled entry (``strong_function``: called as it is, a third of the time a
+        dispatcher takes to type its sampler argument), any other through ``bots/<game>.py``. It advances ``s``'s
+        streams."""
         if row[0] >= FIRST_STRONG:
-            return int(self.strong_module.act(row, s, p, seat, sampler()))
+            strong = self.strong_function(rules, row.reshape(1, -1))
+            return int(strong.act(row, s, p, seat, strong.sampler))
         return int(self.builtin_module.act(int(row[0]), s, p, seat))
 
     @abstractmethod

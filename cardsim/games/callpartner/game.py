@@ -239,7 +239,7 @@ class CallPartner(Game):
         s, p, seat = state if advance else self.kernel("copy_state", state), sm.params(rules), int(state.slots[sm.SEAT])
         if seat < 0:
             raise CardsimError("the round is over: no bot acts")
-        code = self.act_of(np.asarray(row, np.float64), s, p, seat)
+        code = self.act_of(rules, np.asarray(row, np.float64), s, p, seat)
         return _bid(code) if state.slots[sm.PHASE] == AUCTION else FRENCH52.name_of(code)
 
     def play_on(self, state: sm.State, p: Any, table: np.ndarray, strong_bots: Any) -> int:

@@ -155,7 +155,7 @@ class Differenzler(Game):
 
     def bot_action(self, rules: DifferenzlerRules, state: State, row: np.ndarray, advance: bool = False) -> Any:
         s = state if advance else self.kernel("copy_state", state)
-        code = self.act_of(np.asarray(row, np.float64), s, params(rules), int(to_move(s)))
+        code = self.act_of(rules, np.asarray(row, np.float64), s, params(rules), int(to_move(s)))
         return code if sm.decision(state) == PREDICT else JASS36.name_of(code)
 
     def play_on(self, state: State, p: Any, table: np.ndarray, strong_bots: Any) -> int:

@@ -173,7 +173,7 @@ class Wizard(Game):
         if int(state.slots[st.MOVER]) < 0:
             raise CardsimError("the wizard round is over: no bot is to act")
         s = state if advance else self.kernel("copy_state", state)
-        code = self.act_of(np.asarray(row, np.float64), s, _params(rules), int(s.slots[st.MOVER]))
+        code = self.act_of(rules, np.asarray(row, np.float64), s, _params(rules), int(s.slots[st.MOVER]))
         return self.public_action(rules, int(s.slots[st.PHASE]), code)
 
     def play_on(self, state: st.State, p: Any, table: np.ndarray, strong_bots: Any) -> int:
