@@ -60,6 +60,7 @@ from bots.callpartner import (
     heuristic_discard,
     run,
 )
+from cardsim.arrays import copy_items
 from cardsim.cards import bit, lowest_card, nth_card, popcount
 from cardsim.decisions import AUCTION, CALL, CARD, DISCARD
 from cardsim.games.callpartner.rules import (
@@ -247,22 +248,14 @@ def sample_with_call(sampler: Any, rng: np.ndarray, stream: int, samples: int, i
     if total == 0.0:  # no deal fits the view: sample_view says so, in the same words in every game
         sample_view(sampler, rng, stream, info, deals, seat, v.n)
     share = kitty_weight / total
-    in_kitty = np.int64(0)  # not the literal 0: _sampled would compile for it too
+    in_kitty = np.int64(0)  # not the literal 0: a callee would compile for it too
     for _ in range(samples):
         in_kitty += (next_u64(rng, stream) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < share
     first = samples - in_kitty  # rows 0..first-1: another seat holds the card; the rest: the kitty brought it
     if first:
-        deals[:first] = _sampled(sampler, rng, stream, first, (unseen, counts, elsewhere, known), seat, v.n)
+        sample_view(sampler, rng, stream, (unseen, counts, elsewhere, known), deals[:first], seat, v.n)
     if in_kitty:
-        deals[first:] = _sampled(sampler, rng, stream, in_kitty, (unseen, counts, from_kitty, known), seat, v.n)
-    return deals
-
-
-@njit(cache=True)
-def _sampled(sampler: Any, rng: np.ndarray, stream: int, rows: int, info: tuple, seat: int, n: int) -> np.ndarray:
-    """``rows`` deals of one information set ``info`` (``sample_view``)."""
-    deals = np.empty((rows, info[1].shape[0]), np.uint64)
-    sample_view(sampler, rng, stream, info, deals, seat, n)
+        sample_view(sampler, rng, stream, (unseen, counts, from_kitty, known), deals[first:], seat, v.n)
     return deals
 
 
@@ -470,7 +463,7 @@ def mc_call(sampler: Any, samples: int, rng: np.ndarray, stream: int, v: View, p
         full = hand | deals[i, players]
         discards = heuristic_discard(full, np.uint64(0), KITTY_OF[players], trump, p.discards_count)
         for c in range(n):
-            hands[:] = deals[i, :players]
+            copy_items(hands, deals[i], players)
             hands[seat] = full ^ discards
             totals[c] += play_out(s, p, table, hands, Contract(v.dealer, seat, v.bid, trump, candidates[c], discards))
     return candidates[np.argmax(totals)]  # the first of the best
@@ -502,7 +495,7 @@ def mc_discard(sampler: Any, samples: int, rng: np.ndarray, stream: int, v: View
     s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
         for c in range(n):
-            hands[:] = deals[i, :players]
+            copy_items(hands, deals[i], players)
             hands[seat] = full ^ candidates[c]
             totals[c] += play_out(s, p, table, hands, Contract(v.dealer, seat, v.bid, trump, v.called, candidates[c]))
     best, best_total = own, -(1 << 62)
@@ -518,7 +511,7 @@ def true_piles(s: State) -> np.ndarray:
     (uint64[players + 1]): all ``omniscient`` sees."""
     players = s.hands.shape[0]
     truth = np.empty(players + 1, np.uint64)
-    truth[:players] = s.hands
+    copy_items(truth, s.hands, players)
     truth[players] = np.uint64(s.slots[KITTY] if s.slots[PHASE] == CALL else s.slots[DISCARDS])
     return truth
 

@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 import cardsim.errors as errors
+from cardsim.arrays import copy_items, copy_rows
 from cardsim.audit import load, store
 from cardsim.cards import lowest_card, nth_card, popcount
 from cardsim.decisions import PREDICT
@@ -388,7 +389,10 @@ def sweep_predictions(s: State, bots: np.ndarray, seat: int, out: np.ndarray) ->
     checks = np.empty(TRICKS, np.int64)
     p = 0
     while p <= MAX_PREDICTION:
-        s.rng[:], s.hands[:], s.points[:], s.slots[:] = rng0, hands0, points0, slots0
+        copy_rows(s.rng, rng0, rng0.shape[0])
+        copy_items(s.hands, hands0, hands0.shape[0])
+        copy_items(s.points, points0, points0.shape[0])
+        copy_items(s.slots, slots0, slots0.shape[0])
         s.predictions[seat] = p
         checks[:] = _UNSET
         play_on(s, bots, seat, checks)

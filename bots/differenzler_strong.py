@@ -39,6 +39,7 @@ from bots.differenzler import (
     play_on,
     sweep_predictions,
 )
+from cardsim.arrays import copy_items, copy_rows
 from cardsim.cards import bit, lowest_card, popcount
 from cardsim.decisions import DONE, PREDICT
 from cardsim.games.differenzler.rules import (
@@ -209,8 +210,11 @@ def _heuristic_table() -> np.ndarray:
 def _sample_state(sim: State, v: State, deal: np.ndarray, preds: np.ndarray, p: Params) -> None:
     """``sim`` = the view ``v`` with the sampled hands ``deal`` and the predictions ``preds``: the remaining
     predictions are made in turn through the state machine."""
-    sim.slots[:], sim.hands[:], sim.points[:], sim.history[:] = v.slots, deal, v.points, v.history
-    sim.predictions[:] = preds
+    copy_items(sim.slots, v.slots, v.slots.shape[0])
+    copy_items(sim.hands, deal, deal.shape[0])
+    copy_items(sim.points, v.points, v.points.shape[0])
+    copy_rows(sim.history, v.history, v.history.shape[0])
+    copy_items(sim.predictions, preds, preds.shape[0])
     while decision(sim) == PREDICT:
         apply(sim, p, preds[to_move(sim)])
 

@@ -40,6 +40,7 @@ from bots.wizard import (
     heuristic_trump,
     seen_cards,
 )
+from cardsim.arrays import copy_items
 from cardsim.cards import bit, lowest_card, popcount
 from cardsim.deal import seat_after
 from cardsim.decisions import BID, TRUMP
@@ -408,7 +409,7 @@ def act(row: np.ndarray, s: State, p: Params, seat: int, sampler: Any) -> int:
         return heuristic_trump(v.hands[seat])
     cheat = row[0] == OMNISCIENT
     if cheat:
-        v.bids[:] = s.bids
+        copy_items(v.bids, s.bids, s.bids.shape[0])
         v.slots[BID_TOTAL] = s.slots[BID_TOTAL]
     truth = true_piles(s) if cheat else np.empty(0, np.uint64)
     me = Means(bot_stream(s, seat), np.int64(0), truth, _v1(row), sampler)  # stream 0: not the literal (ismcts_play)

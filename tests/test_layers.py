@@ -14,10 +14,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # Layers from the bottom; a module may import only its own layer or lower ones. Unlisted modules are checked for
 # cycles only.
 LAYERS = [
-    ("base", ["bots", "cardsim.games.*", "cardsim.errors", "cardsim.cards", "cardsim.rng", "cardsim.decisions",
-              "cardsim.options", "cardsim.deal", "cardsim.kernel_cache", "cardsim.threading_layer", "cardsim.search",
-              "cardsim.infoset", "cardsim.protocol", "cardsim.lineup", "cardsim.outputs", "cardsim.compiling",
-              "cardsim.audit", "cardsim.inlining", "cardsim.numba_bots"]),
+    ("base", ["bots", "cardsim.games.*", "cardsim.errors", "cardsim.cards", "cardsim.arrays", "cardsim.rng",
+              "cardsim.decisions", "cardsim.options", "cardsim.deal", "cardsim.kernel_cache", "cardsim.threading_layer",
+              "cardsim.search", "cardsim.infoset", "cardsim.protocol", "cardsim.lineup", "cardsim.outputs",
+              "cardsim.compiling", "cardsim.audit", "cardsim.inlining", "cardsim.numba_bots"]),
     ("rules", ["cardsim.games.*.rules"]),
     ("state", ["cardsim.games.*.state"]),
     ("bots", ["bots.*"]),

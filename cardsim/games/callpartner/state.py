@@ -59,6 +59,7 @@ import numpy as np
 from numba import njit
 
 import cardsim.audit as audit
+from cardsim.arrays import copy_items, copy_rows
 from cardsim.cards import bit, lowest_card, popcount
 from cardsim.deal import deal_around, draw_cards
 from cardsim.decisions import AUCTION, CALL, CARD, DISCARD, DONE
@@ -623,29 +624,29 @@ def observe(s: State, p: Params, seat: int) -> State:
     as the declarer who took them. The other hands, the streams and the round's key are zero: a strong bot
     decides from this, drawing from its own stream only."""
     v = new_state(np.int64(p.players))
-    v.slots[:] = s.slots
+    copy_items(v.slots, s.slots, s.slots.shape[0])
     v.slots[SEED], v.slots[UNIT], v.slots[SUB], v.slots[SEEDED] = 0, 0, 0, 0
     if not knows_partner(s.slots, seat):
         v.slots[PARTNER] = UNKNOWN
     if seat != s.slots[DECLARER] or s.slots[CALLED] < 0:  # the kitty is taken right after the call (C6)
         v.slots[KITTY], v.slots[DISCARDS], v.slots[PLAN] = 0, 0, 0
     v.hands[seat], v.dealt[seat] = s.hands[seat], s.dealt[seat]
-    v.points[:] = s.points
-    v.scores[:] = s.scores
-    v.auction[:] = s.auction
-    v.log[: s.slots[CARDS]] = s.log[: s.slots[CARDS]]
+    copy_items(v.points, s.points, s.points.shape[0])
+    copy_items(v.scores, s.scores, s.scores.shape[0])
+    copy_rows(v.auction, s.auction, s.auction.shape[0])
+    copy_items(v.log, s.log, s.slots[CARDS])
     return v
 
 
 @njit(cache=True, inline="always")
 def copy_into(dst: State, src: State) -> None:
     """``dst`` becomes a copy of ``src`` (same players), its random streams included, without allocating."""
-    dst.slots[:] = src.slots
-    dst.hands[:] = src.hands
-    dst.dealt[:] = src.dealt
-    dst.points[:] = src.points
-    dst.scores[:] = src.scores
-    dst.auction[:] = src.auction
-    dst.log[:] = src.log
-    dst.rng[:] = src.rng
-    dst.bot_rng[:] = src.bot_rng
+    copy_items(dst.slots, src.slots, src.slots.shape[0])
+    copy_items(dst.hands, src.hands, src.hands.shape[0])
+    copy_items(dst.dealt, src.dealt, src.dealt.shape[0])
+    copy_items(dst.points, src.points, src.points.shape[0])
+    copy_items(dst.scores, src.scores, src.scores.shape[0])
+    copy_rows(dst.auction, src.auction, src.auction.shape[0])
+    copy_items(dst.log, src.log, src.log.shape[0])
+    copy_rows(dst.rng, src.rng, src.rng.shape[0])
+    copy_rows(dst.bot_rng, src.bot_rng, src.bot_rng.shape[0])

@@ -54,6 +54,7 @@ import numpy as np
 from numba import njit
 
 import cardsim.audit as audit
+from cardsim.arrays import copy_items
 from cardsim.cards import bit, nth_card, popcount
 from cardsim.deal import deal_hands
 from cardsim.decisions import CARD, DONE, PREDICT
@@ -388,10 +389,10 @@ def observe(s: State, p: Params, seat: int) -> State:
     predictions it may see (``visible_predictions``; -1 for the others). Streams, the other hands and the round's
     key (its slots) are zero: a strong bot decides from this, drawing from its own stream only."""
     v = new_state(np.int64(PLAYERS))
-    v.slots[:] = s.slots
+    copy_items(v.slots, s.slots, s.slots.shape[0])
     v.slots[SEED], v.slots[UNIT], v.slots[SUB], v.slots[SEEDED] = 0, 0, 0, 0
     v.hands[seat], v.dealt[seat] = s.hands[seat], s.dealt[seat]
-    v.points[:] = s.points
+    copy_items(v.points, s.points, s.points.shape[0])
     visible_predictions(s, p, seat, v.predictions)
     for t in range(min(s.slots[TRICK] + 1, TRICKS)):
         n = PLAYERS if t < s.slots[TRICK] else s.slots[POS]

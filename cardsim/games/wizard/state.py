@@ -54,6 +54,7 @@ import numpy as np
 from numba import njit
 
 import cardsim.audit as audit
+from cardsim.arrays import copy_items, copy_rows
 from cardsim.cards import bit, lowest_card, nth_card, popcount
 from cardsim.deal import deal_hands, seat_after
 from cardsim.decisions import BID, CARD, DONE, TRUMP
@@ -447,14 +448,14 @@ def copy_state(s: State) -> State:
 @njit(cache=True, inline="always")
 def copy_to(dst: State, src: State) -> None:
     """Copy round ``src`` into ``dst`` (same players), its random streams included."""
-    dst.slots[:] = src.slots
-    dst.hands[:] = src.hands
-    dst.dealt[:] = src.dealt
-    dst.bids[:] = src.bids
-    dst.won[:] = src.won
-    dst.log[:] = src.log
-    dst.rng[:] = src.rng
-    dst.bot_rng[:] = src.bot_rng
+    copy_items(dst.slots, src.slots, src.slots.shape[0])
+    copy_items(dst.hands, src.hands, src.hands.shape[0])
+    copy_items(dst.dealt, src.dealt, src.dealt.shape[0])
+    copy_items(dst.bids, src.bids, src.bids.shape[0])
+    copy_items(dst.won, src.won, src.won.shape[0])
+    copy_rows(dst.log, src.log, src.log.shape[0])
+    copy_rows(dst.rng, src.rng, src.rng.shape[0])
+    copy_rows(dst.bot_rng, src.bot_rng, src.bot_rng.shape[0])
 
 
 @njit(cache=True)
@@ -468,7 +469,7 @@ def observe(s: State, p: Params, seat: int) -> State:
     BOT_SEEDED)."""
     players = s.hands.shape[0]
     v = new_state(players)
-    v.slots[:] = s.slots
+    copy_items(v.slots, s.slots, s.slots.shape[0])
     v.slots[SEED], v.slots[UNIT], v.slots[SUB], v.slots[BOT_SEEDED] = 0, 0, 0, 0
     v.hands[seat], v.dealt[seat] = s.hands[seat], s.dealt[seat]
     total = 0
