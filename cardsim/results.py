@@ -9,7 +9,7 @@ game. Summaries read these arrays directly; the long table with one row per
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 from numba import njit
@@ -68,10 +68,10 @@ class Batch:
 
         if self.games:  # the round within its game: the row's place after its unit's first row
             rnd = np.arange(unit.size) - np.repeat(np.cumsum(self.played) - self.played, self.played)
-        else:
-            rnd = self.start + unit
-        cols = {"round": np.repeat(rnd, seats)}  # int64, as rnd
-        cols["seat"] = np.tile(np.arange(seats, dtype=np.int8), unit.size)
+            cols = {"round": np.repeat(rnd, seats)}  # int64, as rnd
+        else:  # the same for every rotation of a chunk's deals
+            cols = {"round": round_numbers(self.start, unit.size, seats)}
+        cols["seat"] = cycled(unit.size * seats, tuple(range(seats)), "int8")
         cols.update({name: np.repeat(played(values), seats) for name, values in self.per_round.items()})
         cols.update({name: played(values).reshape(-1) for name, values in self.per_seat.items()})
         if not self.games:
@@ -82,6 +82,24 @@ class Batch:
             "game_total": self.game_totals[unit].ravel(),
             "game_win": self.game_wins()[unit].ravel(),
         }
+
+
+@lru_cache(maxsize=2)
+def round_numbers(start: int, units: int, seats: int) -> np.ndarray:
+    """int64[units * seats], read-only: ``start + row // seats``, the round column of single rounds. Made once for
+    all the rotations of a chunk's deals: allocating it afresh costs more than computing it (its pages fault in)."""
+    numbers = np.repeat(np.arange(start, start + units, dtype=np.int64), seats)
+    numbers.flags.writeable = False
+    return numbers
+
+
+@lru_cache(maxsize=64)
+def cycled(n: int, values: tuple, dtype: str) -> np.ndarray:
+    """``n`` values cycling through ``values`` (``n`` a multiple of their number), read-only: a column that is the
+    same in every batch of ``n`` rows (the seats, the seed, a rotation's bots), made once for all of them."""
+    column = np.tile(np.array(values, dtype), n // len(values))
+    column.flags.writeable = False
+    return column
 
 
 def check_counts(check: bool, units: int) -> np.ndarray | None:

@@ -27,7 +27,7 @@ import pyarrow.parquet as pq
 
 from cardsim.games import Game
 from cardsim.lineup import is_cheating
-from cardsim.results import Batch
+from cardsim.results import Batch, cycled
 
 PARQUET_OPTIONS = {  # lz4 over byte-stream-split numbers: small and cheap to write (a quarter of zstd's time)
     "compression": "lz4",
@@ -45,20 +45,19 @@ def table(batch: Batch, game: Game, rules: str, seed: int, seat_bots: Sequence[s
     n = len(rows["seat"])
     names = list(names or dict.fromkeys(seat_bots))
     columns: dict[str, pa.Array] = {
-        "game": _labels(np.zeros(n, np.int8), [game.name]),
-        "rules": _labels(np.zeros(n, np.int8), [rules]),
-        "seed": pa.array(np.full(n, seed, np.uint64)),
+        "game": _labels(_cycled(n, (0,), "int8"), [game.name]),
+        "rules": _labels(_cycled(n, (0,), "int8"), [rules]),
+        "seed": _cycled(n, (seed,), "uint64"),
     }
     for name, values in rows.items():
-        if name == "seat":
+        if name == "seat":  # rows cycle through the seats
             if rotation is not None:
-                columns["rotation"] = pa.array(np.full(n, rotation, np.int16))
-            columns["seat"] = pa.array(values.astype(np.int16))
-            seat_codes = np.array([names.index(b) for b in seat_bots], np.int8)
-            columns["bot"] = _labels(np.tile(seat_codes, n // len(seat_bots)), names)  # rows cycle through the seats
-            cheating = np.array([is_cheating(b) for b in seat_bots])
-            if cheating.any():  # marked only where a bot cheats: honest runs keep their columns (and digests)
-                columns["cheating"] = pa.array(np.tile(cheating, n // len(seat_bots)))
+                columns["rotation"] = _cycled(n, (rotation,), "int16")
+            columns["seat"] = _cycled(n, tuple(range(len(seat_bots))), "int16")
+            columns["bot"] = _labels(_cycled(n, tuple(names.index(b) for b in seat_bots), "int8"), names)
+            cheating = tuple(is_cheating(b) for b in seat_bots)
+            if any(cheating):  # marked only where a bot cheats: honest runs keep their columns (and digests)
+                columns["cheating"] = _cycled(n, cheating, "bool")
         elif name in game.may_be_empty:
             empty = values < 0
             codes = pa.array(values, mask=empty) if empty.any() else pa.array(values)  # no null bitmap if none
@@ -71,7 +70,13 @@ def table(batch: Batch, game: Game, rules: str, seed: int, seat_bots: Sequence[s
     return pa.Table.from_arrays(list(columns.values()), schema=pa.schema(fields))
 
 
-def _labels(codes: np.ndarray, labels: list[str]) -> pa.DictionaryArray:
+def _cycled(n: int, values: tuple, dtype: str) -> pa.Array:
+    """``results.cycled`` as an Arrow array (no copy): allocating such a column afresh for each of a run's batches
+    cost more than encoding it, as every page faulted in again."""
+    return pa.array(cycled(n, values, dtype))
+
+
+def _labels(codes: np.ndarray | pa.Array, labels: list[str]) -> pa.DictionaryArray:
     """Names by their codes ``0 .. len(labels) - 1`` (trusted: the kernels' own codes, not checked again)."""
     return pa.DictionaryArray.from_arrays(codes, labels, safe=False)
 
