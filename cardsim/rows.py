@@ -71,8 +71,7 @@ def table(batch: Batch, game: Game, rules: str, seed: int, seat_bots: Sequence[s
 
 
 def _cycled(n: int, values: tuple, dtype: str) -> pa.Array:
-    """``results.cycled`` as an Arrow array (no copy): allocating such a column afresh for each of a run's batches
-    cost more than encoding it, as every page faulted in again."""
+    """``results.cycled`` as an Arrow array (no copy): made once for all the batches of a size."""
     return pa.array(cycled(n, values, dtype))
 
 

@@ -389,3 +389,21 @@ def test_the_progress_bar_moves_within_a_chunk(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "progress_bar", lambda total, unit, progress: Bar())
     runner.run(small(rounds=300, chunk=300), tmp_path, progress=True)
     assert [n for n in updates if n] == [300] * 4  # one chunk, four rotations (the first update is what was done)
+
+
+def test_reused_row_columns_are_read_only_right_and_bounded(monkeypatch):
+    """The constant columns a runner reuses across rotations and chunks (``results.cycled``, ``round_numbers``):
+    right values, the same array again for the same size, read-only, and no more kept than ``REUSED_BYTES``
+    whatever the seeds (an unbounded cache would hold every experiment's seed column)."""
+    from cardsim import results
+
+    column = results.cycled(12, (7, 8, 9), "int16")
+    assert column.tolist() == [7, 8, 9] * 4 and column.dtype == np.int16
+    assert results.cycled(12, (7, 8, 9), "int16") is column
+    with pytest.raises(ValueError, match="read-only"):
+        column[0] = 1
+    assert results.round_numbers(5, 3, 2).tolist() == [5, 5, 6, 6, 7, 7]
+    monkeypatch.setattr(results, "REUSED_BYTES", 10_000)
+    for seed in range(50):
+        results.cycled(1000, (seed,), "uint64")  # 8 kB each
+    assert sum(c.nbytes for c in results._reused.values()) <= 10_000
