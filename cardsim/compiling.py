@@ -307,6 +307,10 @@ def _speaker(ev: Any) -> Notice | None:
     return notice
 
 
+BATCH_KERNELS = ("simulate_games", "play_block", "builtin_block", "asking_block")  # each game's batch kernel and
+# the work items it calls through their address (``Game.simulate``)
+
+
 def _kind_of(module: str, function: Any, args: tuple, callers: tuple[str, ...] = ()) -> tuple[str | None, str]:
     """(game, ``ESTIMATES`` kind) of a kernel compiled outside any notice, from its module, its argument types and
     the modules calling it (``callers``, innermost first): a game's advice kernels (or a kernel the advice calls),
@@ -326,7 +330,7 @@ def _kind_of(module: str, function: Any, args: tuple, callers: tuple[str, ...] =
     strong, check = "strong_bots" in given, "checks" in given
     if parts[-1] == "advise" or f"cardsim.games.{game}.advise" in callers:
         return game, "strong advice" if strong else "advice"
-    if function.__name__ == "simulate_games":
+    if function.__name__ in BATCH_KERNELS:
         return game, f"{'strong ' if strong else ''}{'check' if check else ''}".strip() or "fast"
     return game, "round"
 

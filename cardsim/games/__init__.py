@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from cardsim.cards import SUIT_SYMBOLS, SUITS, Deck
+from cardsim.deal import Work
 from cardsim.decisions import BID, CALL, CARD, DECISIONS, DISCARD, PREDICT, TRUMP
 from cardsim.driver import play_round
 from cardsim.errors import BotFailure, CardsimError, bot_failure
@@ -24,6 +25,7 @@ from cardsim.numba_bots import (
     NumbaBot,
     StrongBots,
     compile_bots,
+    entry,
     first_class,
     raised,
     sampler,
@@ -132,7 +134,7 @@ class Game(ABC):
         step too (``--check``), a broken one reported the same way. (A ``BotFailure`` raised in a batch kernel's
         parallel loop reaches here as numba's ``SystemError`` around it: ``errors.bot_failure``.)"""
         def batch(start: int, count: int) -> Batch:
-            with raised(bool(lineup.numba_bots) or lineup.strong_table is not None):  # which numba only prints
+            with raised(True):  # the kernels call their work items through an address: numba only prints errors
                 return self.batch(rules, lineup, seed, start, count, games, check=check, **options)
 
         try:
@@ -151,6 +153,18 @@ class Game(ABC):
         self.play_unit_py(rules, lineup, seed, start, games, stepped=True, check=check)
         raise CardsimError(f"{self.name}, seed {seed}: a compiled bot's decision failed in unit {start}, but not when "
                            "replayed one decision at a time (a bug in cardsim: please report it)")  # fmt: skip
+
+    def simulate(self, rules: Any, lineup: Lineup, params: Any, seed: int, start: int, games: bool,
+                 checks: np.ndarray | None, out: tuple) -> None:  # fmt: skip
+        """The compiled batch kernel (``play.simulate_games``) over the units of ``out``, the game's tuple of result
+        arrays: units ``start ..`` of ``seed``, single rounds or whole ``games``, played by ``lineup``. Each work
+        item of its parallel loop is played by the game's ``play_blocks[asking]`` (asking: the lineup has a strong
+        or numba bot), called through its address (``numba_bots.entry``)."""
+        strong = self.strong_function(rules, lineup.table)
+        args = (Work(np.uint64(seed), start, games, np.uint64(0)), params, lineup.table, strong, lineup.functions,
+                checks, out)  # fmt: skip
+        block = self.play_blocks[strong is not None or lineup.functions is not None]
+        self.play_module.simulate_games(*args, entry(block, *args))
 
     def rates(self, batch: Batch) -> dict[str, np.ndarray]:
         """The game's own yes/no measures as [round, seat], summarised per seat as rates (e.g. exact predictions)."""
@@ -219,6 +233,8 @@ class Game(ABC):
         return records[round]
 
     state_module: ClassVar[Any]  # the game's cardsim/games/<game>/state.py
+    play_module: ClassVar[Any]  # its cardsim/games/<game>/play.py (``simulate_games``, the batch kernel)
+    play_blocks: ClassVar[tuple]  # the kernel's work item for built-in bots only, and with a strong or numba bot
     builtin_module: ClassVar[Any]  # the game's built-in bots, bots/<game>.py (``act``)
     strong_module: ClassVar[Any]  # the game's strong bots, bots/<game>_strong.py (``act`` their entry)
     state_type: ClassVar[type]  # the game's State NamedTuple (Round.from_json rebuilds it)

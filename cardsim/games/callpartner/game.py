@@ -20,6 +20,7 @@ from cardsim.cards import FRENCH52
 from cardsim.decisions import AUCTION, CALL, CARD, DISCARD, DONE
 from cardsim.errors import CardsimError
 from cardsim.games import Game, replay_title
+from cardsim.games.callpartner import play
 from cardsim.games.callpartner import state as sm
 from cardsim.games.callpartner.play import (
     SUIT_LETTERS,
@@ -32,7 +33,6 @@ from cardsim.games.callpartner.play import (
     checked_card,
     checked_discards,
     run,
-    simulate_games,
 )
 from cardsim.games.callpartner.rules import (
     MAX_PLAYERS,
@@ -81,6 +81,8 @@ class CallPartner(Game):
     may_be_empty = frozenset(categories)  # all passed
     ratios = {"contracts_made_rate": ("made_as_declarer_rate", "declared_rate")}  # share of its contracts made
     state_module = sm
+    play_module = play
+    play_blocks = (play.builtin_block, play.asking_block)
     builtin_module = builtin
     strong_module = strong
     state_type = sm.State
@@ -100,8 +102,7 @@ class CallPartner(Game):
         checks = check_counts(check, count)
         if lineup.compiled and engine != "python":
             out = Out(played, *per_round.values(), made, points, scores)
-            simulate_games(np.uint64(seed), start, sm.params(rules), games, lineup.table,
-                           self.strong_function(rules, lineup.table), lineup.functions, checks, out)  # fmt: skip
+            self.simulate(rules, lineup, sm.params(rules), seed, start, games, checks, out)
         else:
             for u in range(count):
                 states = self.play_unit_py(rules, lineup, seed, start + u, games, check=check)

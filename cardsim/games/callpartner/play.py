@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit, prange, types
-from numba.extending import overload
+from numba import njit, prange
 
 import bots.callpartner as builtin
 import cardsim.audit as audit
@@ -117,63 +116,44 @@ class Out(NamedTuple):
 
 
 @njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
-def simulate_games(
-    seed: np.uint64, start: int, p: Params, games: bool, bots: np.ndarray, strong_bots: Any,
-    users: tuple | None, checks: np.ndarray | None, out: Out,
-) -> None:  # fmt: skip
-    """Units ``start ..`` in parallel: single deals (round (seed, unit, 0)), or whole games (C10) whose deal d is
-    round (seed, unit, d), the dealer rotating from a random first dealer; each a loop over the state machine
-    (``deal``, ``run``). ``strong_bots``, ``users``: see ``ask``. ``checks``: None (numba compiles no checks), or
-    uint64[units, audit.SLOTS] for ``--check``: with built-in bots only, the fast loops check every card against
-    the unit's row (``state.audit_card``, ``cardsim.audit``) and the full ``state.check`` runs as the tricks
-    begin; with a strong bot, ``run_checked`` steps and checks the whole round. Column ``audit.STEPS`` counts the
-    steps checked."""
-    block = GAMES_BLOCK if games else ROUNDS_BLOCK
+def simulate_games(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
+                   checks: np.ndarray | None, out: Out, work_item: Any) -> None:  # fmt: skip
+    """Units ``work.start ..`` of seed ``work.seed`` in parallel: single deals (round (seed, unit, 0)), or whole
+    games (``work.games``; C10) whose deal d is round (seed, unit, d), the dealer rotating from a random first
+    dealer; each a loop over the state machine (``deal``, ``run``). ``strong_bots``, ``users``: see ``ask``.
+    ``checks``: None (numba compiles no checks), or uint64[units, audit.SLOTS] for ``--check``: with built-in bots
+    only, the fast loops check every card against the unit's row (``state.audit_card``, ``cardsim.audit``) and the
+    full ``state.check`` runs as the tricks begin; with a strong bot, ``run_checked`` steps and checks the whole
+    round. Column ``audit.STEPS`` counts the steps checked. ``work_item``: ``builtin_block`` or ``asking_block``
+    as a first-class function (``Game.simulate``)."""
+    block = GAMES_BLOCK if work.games else ROUNDS_BLOCK
     for b in prange((out.played.shape[0] + block - 1) // block):
-        _play_block(Work(seed, start, games, np.uint64(b)), p, bots, strong_bots, users, checks, out)
+        work_item(Work(work.seed, work.start, work.games, np.uint64(b)), p, bots, strong_bots, users, checks, out)
 
 
 @njit(cache=True)
-def _play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
-                checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
-    """The units of ``work`` (a work item of ``simulate_games``), on one State (a function of its own, as in the
-    other games: numba's parfor passes would drop writes into the State's arrays as dead code). ``work.block`` is
-    a uint64: prange's index is unsigned in the parfor but signed in the typing pass before it."""
-    s, totals = new_state(p.players), np.zeros(p.players, np.int64)
-    _play_units(s, totals, work, p, bots, strong_bots, users, checks, out)
+def builtin_block(work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None, checks: np.ndarray | None,
+                  out: Out) -> None:  # fmt: skip
+    """The units of ``work`` (a work item of ``simulate_games``, which calls it through its address: its code is
+    not linked into the kernel and optimised again) for a lineup of built-in bots, on one State."""
+    _play_builtin(new_state(p.players), np.zeros(p.players, np.int64), work, p, bots, checks, out)
 
 
-def _play_units(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray,
-                strong_bots: Any, users: tuple | None, checks: np.ndarray | None,
-                out: Out) -> None:  # fmt: skip
-    """The loop over a work item's units: ``_play_builtin`` for built-in lineups, ``_play_asking`` with a strong or
-    numba bot, chosen by the types of ``strong_bots`` and ``users`` as numba compiles (``_choose_units``)."""
-    raise NotImplementedError("compiled only")
-
-
-@overload(_play_units)
-def _choose_units(s, totals, work, p, bots, strong_bots, users, checks, out):  # noqa: ANN001, ANN202 (numba types)
-    """Pick the loop by type, so a lineup compiles only the loop it runs: numba does not prune an ``is None`` test
-    of an array argument, and a strong lineup compiled the built-in loop too (14 s of its cold compile)."""
-    if isinstance(strong_bots, types.NoneType) and isinstance(users, types.NoneType):
-
-        def builtin_loop(s, totals, work, p, bots, strong_bots, users, checks, out):  # noqa: ANN001, ANN202
-            _play_builtin(s, totals, work, p, bots, checks, out)
-
-        return builtin_loop
-
-    def asking_loop(s, totals, work, p, bots, strong_bots, users, checks, out):  # noqa: ANN001, ANN202
-        _play_asking(s, totals, work, p, bots, strong_bots, users, checks, out)
-
-    return asking_loop
+@njit(cache=True)
+def asking_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
+                 checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+    """``builtin_block`` for a lineup with a strong or numba bot: a function of its own (``Game.play_blocks``), so
+    that a strong lineup does not compile the built-in loop too (numba does not prune an ``is None`` test of an
+    array argument)."""
+    _play_asking(new_state(p.players), np.zeros(p.players, np.int64), work, p, bots, strong_bots, users, checks, out)
 
 
 @njit(cache=True)
 def _play_asking(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray,
                  strong_bots: Any, users: tuple | None, checks: np.ndarray | None,
                  out: Out) -> None:  # fmt: skip
-    """``_play_block`` with a strong or numba bot: each round through ``run`` (or ``run_checked``); such a bot's
-    own stream is seeded from the round's key when it first decides (``state.bot_stream``)."""
+    """The units of ``work`` with a strong or numba bot: each round through ``run`` (or ``run_checked``); such a
+    bot's own stream is seeded from the round's key when it first decides (``state.bot_stream``)."""
     slots, players = s.slots, p.players
     for u in range(*_units(work, out)):
         totals[:] = 0
@@ -192,8 +172,8 @@ def _play_asking(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.n
 @njit(cache=True, _nrt=False)
 def _play_builtin(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, checks: np.ndarray | None,
                   out: Out) -> None:  # fmt: skip
-    """``_play_block`` for built-in bots, with no reference counts and the round's ``deal`` and ``run`` inlined: a
-    call per round costs random self-play 9% and checked heuristic play 6% (docs/DESIGN.md, fast loops).
+    """The units of ``work`` for built-in bots, with no reference counts and the round's ``deal`` and ``run``
+    inlined: a call per round costs random self-play 9% and checked heuristic play 6% (docs/DESIGN.md, fast loops).
     ``checks``: see ``simulate_games``."""
     slots, points, scores, players = s.slots, s.points, s.scores, p.players
     for u in range(*_units(work, out)):

@@ -15,8 +15,9 @@ from cardsim.cards import JASS36
 from cardsim.decisions import PREDICT
 from cardsim.errors import CardsimError
 from cardsim.games import Game, replay_title
+from cardsim.games.differenzler import play
 from cardsim.games.differenzler import state as sm
-from cardsim.games.differenzler.play import Observation, Out, Trick, run_bots, simulate_games
+from cardsim.games.differenzler.play import Observation, Out, Trick, run_bots
 from cardsim.games.differenzler.rules import (
     PLAYERS,
     ROUNDS_PER_GAME,
@@ -70,8 +71,7 @@ class Differenzler(Game):
         checks = check_counts(check, count)
         if lineup.compiled and engine != "python":
             out = Out(played, first_hands, trump_cards, predictions, points, penalties)
-            simulate_games(np.uint64(seed), start, params(rules), games, lineup.table,
-                           self.strong_function(rules, lineup.table), lineup.functions, checks, out)  # fmt: skip
+            self.simulate(rules, lineup, params(rules), seed, start, games, checks, out)
         else:
             for u in range(count):
                 states = self.play_unit_py(rules, lineup, seed, start + u, games, check=check)
@@ -90,6 +90,8 @@ class Differenzler(Game):
     # --- the state machine's hooks (cardsim/games/differenzler/state.py) ------------------------------------
 
     state_module = sm
+    play_module = play
+    play_blocks = (play.play_block, play.play_block)
     builtin_module = builtin
     strong_module = strong
     state_type = State

@@ -109,12 +109,12 @@ def run_bots(s: State, p: Params, bots: np.ndarray, strong_bots: Any) -> int:
 
 
 @njit(cache=True)
-def _play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
-                checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
-    """Units ``work.block * BLOCK ..`` of ``simulate_games`` (a function of its own: numba's parfor passes would
-    drop writes into the State's arrays as dead code). ``work.block`` is a uint64: prange's index is unsigned in
-    the parfor but signed in the typing pass before it, which compiled this costliest kernel once more (unsigned
-    for both: the code that runs is the one that ran before)."""
+def play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
+               checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+    """Units ``work.block * BLOCK ..`` of ``simulate_games``, which calls it through its address (``Game.simulate``:
+    its code is not linked into the kernel and optimised again; and numba's parfor passes would drop writes into
+    the State's arrays as dead code). numba prunes the branches of the lineup's types: one function for every
+    lineup."""
     seed, start, games, block = work
     s = new_state(np.int64(PLAYERS))  # typed values, not literals: a kernel compiles once per argument types
     sl, hands, dealt, points, predictions, history, rng = s.slots, s.hands, s.dealt, s.points, s.predictions, \
@@ -152,18 +152,18 @@ def _play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users
 
 
 @njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
-def simulate_games(seed: np.uint64, start: int, p: Params, games: bool, bots: np.ndarray,
-                   strong_bots: Any, users: tuple | None, checks: np.ndarray | None,
-                   out: Out) -> None:  # fmt: skip
-    """Units ``start ..`` in parallel: whole games (A11: First Hand drawn, then the next seat each round) or single
-    rounds. Round r of unit u is stream (seed, u, r); ``out.rounds_played[unit]`` says how many rounds are
-    filled. ``strong_bots`` and ``users`` (None or ``Lineup.functions``): see ``ask``. ``checks``: None (numba
-    compiles no checks), or uint64[units, audit.SLOTS] for ``--check``: with built-in bots only, the fast loop
-    checks every step against the unit's row (``state.audit_card``); with a strong or numba bot, ``run_checked``
-    steps and checks the whole round (``state.check``).
-    Column ``audit.STEPS`` counts the steps checked."""
+def simulate_games(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
+                   checks: np.ndarray | None, out: Out, work_item: Any) -> None:  # fmt: skip
+    """Units ``work.start ..`` of seed ``work.seed`` in parallel: whole games (``work.games``; A11: First Hand drawn,
+    then the next seat each round) or single rounds. Round r of unit u is stream (seed, u, r);
+    ``out.rounds_played[unit]`` says how many rounds are filled. ``strong_bots`` and ``users`` (None or
+    ``Lineup.functions``): see ``ask``. ``checks``: None (numba compiles no checks), or uint64[units, audit.SLOTS]
+    for ``--check``: with built-in bots only, the fast loop checks every step against the unit's row
+    (``state.audit_card``); with a strong or numba bot, ``run_checked`` steps and checks the whole round
+    (``state.check``). Column ``audit.STEPS`` counts the steps checked. ``work_item``: ``play_block`` as a
+    first-class function (``Game.simulate``)."""
     for block in prange((out.rounds_played.shape[0] + BLOCK - 1) // BLOCK):
-        _play_block(Work(seed, start, games, np.uint64(block)), p, bots, strong_bots, users, checks, out)
+        work_item(Work(work.seed, work.start, work.games, np.uint64(block)), p, bots, strong_bots, users, checks, out)
 
 
 # --- what a Python bot is given ------------------------------------------------------------------------------

@@ -14,8 +14,9 @@ from bots.wizard import BOT_DOCS, BOT_IDS, BOT_SETTINGS
 from cardsim.cards import WIZARD60
 from cardsim.errors import CardsimError
 from cardsim.games import Game, replay_title
+from cardsim.games.wizard import play
 from cardsim.games.wizard import state as st
-from cardsim.games.wizard.play import SUIT_LETTERS, Observation, Out, Trick, run, simulate_games
+from cardsim.games.wizard.play import SUIT_LETTERS, Observation, Out, Trick, run
 from cardsim.games.wizard.rules import MAX_PLAYERS, MIN_PLAYERS, WizardRules
 from cardsim.lineup import Lineup
 from cardsim.protocol import card_index
@@ -81,8 +82,7 @@ class Wizard(Game):
         checks = check_counts(check, count)
         if lineup.compiled and engine != "python":
             out = Out(dealers, turned, trumps, bids, tricks, scores)
-            simulate_games(np.uint64(seed), start, p, lineup.table, self.strong_function(rules, lineup.table),
-                           lineup.functions, checks, out)  # fmt: skip
+            self.simulate(rules, lineup, p, seed, start, True, checks, out)  # single rounds: one-round games
         else:
             for u in range(count):
                 for r, s in enumerate(self.play_unit_py(rules, lineup, seed, start + u, games, check=check)):
@@ -104,6 +104,8 @@ class Wizard(Game):
     # --- the state machine's hooks (cardsim.games.Game) -------------------------------------------------------
 
     state_module = st
+    play_module = play
+    play_blocks = (play.play_block, play.play_block)
     builtin_module = builtin
     strong_module = strong
     state_type = st.State

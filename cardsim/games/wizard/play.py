@@ -183,22 +183,23 @@ class Out(NamedTuple):
 
 
 @njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
-def simulate_games(seed: np.uint64, start: int, p: Params, bots: np.ndarray, strong_bots: Any,
-                   users: tuple | None, checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
-    """Units ``start ..`` in parallel, each a game of ``len(p.schedule)`` rounds (round r deals p.schedule[r]
-    cards; stream (seed, unit, r)). A single round is a one-round schedule. ``strong_bots``, ``users``: see ``ask``.
-    ``checks``: None, or int64[units] that counts the steps checked (``run_checked``; none compiled for None)."""
+def simulate_games(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
+                   checks: np.ndarray | None, out: Out, work_item: Any) -> None:  # fmt: skip
+    """Units ``work.start ..`` of seed ``work.seed`` in parallel, each a game of ``len(p.schedule)`` rounds (round
+    r deals p.schedule[r] cards; stream (seed, unit, r)). A single round is a one-round schedule. ``strong_bots``,
+    ``users``: see ``ask``. ``checks``: None, or int64[units] that counts the steps checked (``run_checked``; none
+    compiled for None). ``work_item``: ``play_block`` as a first-class function (``Game.simulate``)."""
     for block in prange((out.dealers.shape[0] + BLOCK - 1) // BLOCK):
-        _play_block(Work(seed, start, True, np.uint64(block)), p, bots, strong_bots, users, checks, out)
+        work_item(Work(work.seed, work.start, work.games, np.uint64(block)), p, bots, strong_bots, users, checks, out)
 
 
 @njit(cache=True)
-def _play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
-                checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+def play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
+               checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """The units of one work item of ``simulate_games`` (each a game of the schedule: ``work.games`` is always
-    true), on one State unpacked once (see ``state.step``; a prange body of its own would lose the writes into
-    tuple fields). ``work.block`` is a uint64: prange's index is unsigned in the parfor but signed in the typing
-    pass before it, which compiled this kernel once more."""
+    true), which calls it through its address (``Game.simulate``: its code is not linked into the kernel and
+    optimised again), on one State unpacked once (see ``state.step``; a prange body of its own would lose the
+    writes into tuple fields). numba prunes the branches of the lineup's types: one function for every lineup."""
     seed, start, _, block = work
     dealers, turned, trumps, bids, tricks, points = out
     count, players = dealers.shape[0], bots.shape[0]
