@@ -29,34 +29,30 @@ from typing import Any, NamedTuple
 
 from numba.core import event, types
 
-# Cold compile seconds (empty cache, one process) per game and kind, measured with ``python
-# benchmarks/compile_times.py`` on the 2-core development machine while other jobs ran (load average 1.5-3.9): on
-# a quiet machine they take about half as long. The ``fast`` and ``strong`` kinds were measured again on a quiet
-# machine after their kernels stopped compiling twice (docs/performance.md, "Compile time"); the other kinds compile
-# less now too. The ``strong`` kind again on 2026-12-03, once the kernels called the strong bots through their
-# address (a slow day: the commit before took 1.3 times the quiet machine's figures); the other strong kinds
-# compile less since then too. The ``strong`` kind once more later that day, once the strong bots took the deal
-# sampler through its address too (the figures of that hour, rounded up). ``strong timing`` (a strong bot's
-# decisions asked from Python and timed) was measured alone, on a quiet machine; after the ``strong`` kind (as
-# ``cardsim warmup --strong`` runs it) it needs less, as the strong bots' entry is then compiled.
+# Cold compile seconds (empty cache, one process) per game and kind: ``python benchmarks/compile_times.py`` (every
+# game and kind) on the 2-core development machine on 2026-12-03 in the evening (load average about 1, an hour in
+# which the machine ran about 1.3 times slower than its quietest), once the batch kernels called their work items
+# and the strong bots through their address; each figure rounded up by about 15% (the ``numba`` kind is older).
+# After the ``strong`` kind (as ``cardsim warmup --strong`` runs it) ``strong timing`` needs less, as the strong
+# bots' entry is then compiled.
 # Kinds: the batch kernels of a lineup of random and heuristic bots (``fast``), with a strong bot (``strong``) or a
 # numba bot (``numba``: measured on a quiet machine, the whole first simulate),
 # with ``--check`` (``check``, ``strong check``), with a Python bot (``python``: the driver's kernels), a replay
 # (``replay``, ``strong replay``), the bid advice (``advice``, ``strong advice``: Wizard's only) and ``Round``'s
 # state machine (``round``).
 ESTIMATES: dict[tuple[str, str], float] = {
-    ("differenzler", "fast"): 20, ("differenzler", "strong"): 55, ("differenzler", "check"): 55,
-    ("differenzler", "strong check"): 337, ("differenzler", "python"): 61, ("differenzler", "replay"): 71,
-    ("differenzler", "strong replay"): 316, ("differenzler", "advice"): 40, ("differenzler", "strong advice"): 40,
-    ("differenzler", "round"): 114,
-    ("wizard", "fast"): 25, ("wizard", "strong"): 55, ("wizard", "check"): 122, ("wizard", "strong check"): 280,
-    ("wizard", "python"): 79, ("wizard", "replay"): 71, ("wizard", "strong replay"): 114, ("wizard", "advice"): 53,
-    ("wizard", "strong advice"): 153, ("wizard", "round"): 85,
-    ("callpartner", "fast"): 30, ("callpartner", "strong"): 80, ("callpartner", "check"): 68,
-    ("callpartner", "strong check"): 339, ("callpartner", "python"): 46, ("callpartner", "replay"): 52,
-    ("callpartner", "strong replay"): 276, ("callpartner", "advice"): 130, ("callpartner", "strong advice"): 130,
-    ("callpartner", "round"): 25,
-    ("differenzler", "strong timing"): 53, ("wizard", "strong timing"): 51, ("callpartner", "strong timing"): 84,
+    ("differenzler", "fast"): 11, ("differenzler", "strong"): 70, ("differenzler", "check"): 15,
+    ("differenzler", "strong check"): 85, ("differenzler", "python"): 16, ("differenzler", "replay"): 12,
+    ("differenzler", "strong replay"): 70, ("differenzler", "advice"): 22, ("differenzler", "strong advice"): 22,
+    ("differenzler", "round"): 12,
+    ("wizard", "fast"): 19, ("wizard", "strong"): 60, ("wizard", "check"): 35, ("wizard", "strong check"): 75,
+    ("wizard", "python"): 17, ("wizard", "replay"): 16, ("wizard", "strong replay"): 55, ("wizard", "advice"): 21,
+    ("wizard", "strong advice"): 50, ("wizard", "round"): 10,
+    ("callpartner", "fast"): 26, ("callpartner", "strong"): 90, ("callpartner", "check"): 50,
+    ("callpartner", "strong check"): 100, ("callpartner", "python"): 24, ("callpartner", "replay"): 19,
+    ("callpartner", "strong replay"): 70, ("callpartner", "advice"): 27, ("callpartner", "strong advice"): 27,
+    ("callpartner", "round"): 17,
+    ("differenzler", "strong timing"): 65, ("wizard", "strong timing"): 45, ("callpartner", "strong timing"): 70,
     ("differenzler", "numba"): 26, ("wizard", "numba"): 33, ("callpartner", "numba"): 54,
 }  # fmt: skip
 GAME_NAMES = {"differenzler": "Differenzler", "wizard": "Wizard", "callpartner": "call-partner"}

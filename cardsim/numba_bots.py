@@ -121,9 +121,9 @@ def compile_bots(bots: tuple[NumbaBot, ...], game: str, sig: Any) -> tuple:
 
 @contextmanager
 def raised(active: bool) -> Iterator[None]:
-    """Run a batch kernel; if a numba or strong bot (``active``: the lineup has one) raised in it (numba prints
-    that and goes on with 0), raise ``BotFailure`` once the kernel is done. Other unraisable errors go to the hook
-    that was there."""
+    """Run a kernel; if a function it calls through its address raised (numba prints that and goes on: a work
+    item, a numba or strong bot), raise ``BotFailure`` once the kernel is done (``active``: the kernel calls any).
+    Other unraisable errors go to the hook that was there."""
     if not active:
         yield
         return
@@ -143,4 +143,6 @@ def raised(active: bool) -> Iterator[None]:
         sys.unraisablehook = previous
     if caught:
         error = caught[0]
+        if isinstance(error, BotFailure):  # a work item's own (an illegal action, a broken invariant)
+            raise error
         raise BotFailure(f"a numba or strong bot raised {type(error).__name__}: {error}")

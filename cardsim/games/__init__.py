@@ -131,8 +131,10 @@ class Game(ABC):
         failing unit is found by re-running halves of the range (a few times its time), then replayed one decision
         at a time with the same draws (D3), which raises the ``CardsimError`` naming the bot, seed, round, seat,
         decision, the illegal action and the legal ones. ``check``: the round's invariants are checked after every
-        step too (``--check``), a broken one reported the same way. (A ``BotFailure`` raised in a batch kernel's
-        parallel loop reaches here as numba's ``SystemError`` around it: ``errors.bot_failure``.)"""
+        step too (``--check``), a broken one reported the same way. (A ``BotFailure`` raised in a work item, which
+        the kernel calls through its address, numba only prints: ``numba_bots.raised`` raises it once the kernel is
+        done. One raised in a parallel loop itself would reach here as numba's ``SystemError`` around it:
+        ``errors.bot_failure``.)"""
         def batch(start: int, count: int) -> Batch:
             with raised(True):  # the kernels call their work items through an address: numba only prints errors
                 return self.batch(rules, lineup, seed, start, count, games, check=check, **options)
