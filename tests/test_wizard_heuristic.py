@@ -8,6 +8,7 @@ recomputes it and compares).
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -123,6 +124,28 @@ def test_with_the_bid_made_a_forced_trick_is_taken_with_the_strongest_card():
     assert WIZARD60.names(1 << builtin.heuristic_v1_play(cards(hand), 1, top, 3, 4, 0, 0)) == "H10"
 
 
+def _power_by_set_bits(x: float, n: int) -> float:
+    """The reference: exponentiation by squaring that multiplies only at the set bits of ``n``."""
+    result = 1.0
+    while n:
+        if n & 1:
+            result *= x
+        x *= x
+        n >>= 1
+    return result
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(0.0, 1.0), st.integers(0, 4), st.data())
+def test_the_branch_free_power_gives_the_same_bits_as_squaring_at_the_set_bits(x, extra, data):
+    """``_power`` (the take chance's keep ** n, with ``bits`` rounds whatever ``n``) equals squaring at the set bits
+    exactly, for every ``n < 2 ** bits``: the heuristic's decisions, and so every digest, do not depend on it."""
+    bits = data.draw(st.integers(1, 6)) + extra
+    n = data.draw(st.integers(0, 2**bits - 1))
+    assert builtin._power(x, n, bits) == _power_by_set_bits(x, n)
+    assert builtin._power(x, 0, bits) == 1.0
+
+
 def test_bid_accuracy_script_writes_its_table_and_plot_and_refuses_bad_input(tmp_path):
     import subprocess
 
@@ -136,3 +159,16 @@ def test_bid_accuracy_script_writes_its_table_and_plot_and_refuses_bad_input(tmp
                           str(tmp_path / "b")], capture_output=True, text=True)  # fmt: skip
     assert bad.returncode == 2 and "unknown bot 'nosuchbot'" in bad.stderr and bad.stderr.count("\n") == 1
     assert not (tmp_path / "b").exists()
+
+
+def test_cost_benchmark_times_every_decision_of_a_standard_game(capsys):
+    """``benchmarks/heuristic_cost.py`` records every decision of the round sizes 1..15 (4 players: 4 x 120 cards
+    and 4 x 15 bids per deal) and reports both bots' cost and the ratios its goal reads (no time is checked)."""
+    bench = load_script("benchmarks/heuristic_cost.py")
+    cards, bids = bench.recorded(2, seed=3)
+    assert (len(cards), len(bids)) == (2 * 4 * 120, 2 * 4 * 15)
+    hands, legal = cards[:, 0].astype(np.uint64), cards[:, 1].astype(np.uint64)
+    assert np.all(legal & ~hands == 0) and np.all(legal != 0)  # the legal cards are in the hand
+    assert bench.main(["--deals", "1", "--repeat", "1"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["card_decisions"] == 480 and result["ratio_all_decisions"] > 0
