@@ -138,9 +138,12 @@ def _unit_totals(values: np.ndarray, played: np.ndarray) -> np.ndarray:
     units, _, seats = values.shape
     totals = np.zeros((units, seats), np.int64)
     for u in range(units):
-        for r in range(played[u]):
-            for s in range(seats):
-                totals[u, s] += values[u, r, s]
+        n_rounds = played[u]  # read once, each sum in a register (as ``tournament._add_rotation``)
+        for s in range(seats):
+            total = np.int64(0)
+            for r in range(n_rounds):
+                total += values[u, r, s]
+            totals[u, s] = total
     return totals
 
 
