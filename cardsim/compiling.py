@@ -82,7 +82,7 @@ def batch_what(game: str, kind: str) -> str:
         "fast": "", "strong": " with strong bots", "check": " with --check", "strong check": " with strong bots and "
         "--check", "python": " for Python bots", "replay": " of a replay", "strong replay": " of a replay with strong "
         "bots", "advice": " of the bid advice", "strong advice": " of the bid advice with strong bots",
-        "round": " of Round", "strong timing": " that time a strong bot", "numba": " for numba bots",
+        "round": " of Round", "strong timing": " of the strong bots", "numba": " for numba bots",
         "numba check": " for numba bots with --check",
     }.get(kind, f" ({kind})")  # fmt: skip
     return f"the {name} kernels{label}"
@@ -310,7 +310,7 @@ BATCH_KERNELS = ("simulate_games", "play_block", "builtin_block", "asking_block"
 def _kind_of(module: str, function: Any, args: tuple, callers: tuple[str, ...] = ()) -> tuple[str | None, str]:
     """(game, ``ESTIMATES`` kind) of a kernel compiled outside any notice, from its module, its argument types and
     the modules calling it (``callers``, innermost first): a game's advice kernels (or a kernel the advice calls),
-    its batch kernel (a direct ``Game.batch``), else its state machine's (``Round``)."""
+    its batch kernel (a direct ``Game.batch``), its strong bots' entry, else its state machine's (``Round``)."""
     parts = module.split(".")
     if parts[:2] == ["cardsim", "games"] and len(parts) == 4:
         game = parts[2]
@@ -328,6 +328,8 @@ def _kind_of(module: str, function: Any, args: tuple, callers: tuple[str, ...] =
         return game, "strong advice" if strong else "advice"
     if function.__name__ in BATCH_KERNELS:
         return game, f"{'strong ' if strong else ''}{'check' if check else ''}".strip() or "fast"
+    if parts[-1].endswith("_strong"):  # the strong bots' entry, asked one decision at a time (their timing, Round)
+        return game, "strong timing"
     return game, "round"
 
 

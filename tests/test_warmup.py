@@ -145,8 +145,8 @@ def test_on_a_terminal_the_line_is_a_spinner_that_ends_with_the_time(capsys):
 
 
 def test_kernels_compiled_outside_any_notice_are_named_from_their_module(capsys):
-    """A game's kernel compiled outside the engine (``Round``, the bid advice, a direct ``Game.batch``) is named
-    by its module and argument types; somebody else's kernel is not cardsim's to announce."""
+    """A game's kernel compiled outside the engine (``Round``, the bid advice, a direct ``Game.batch``, the strong
+    bots' entry) is named by its module and argument types; somebody else's kernel is not cardsim's to announce."""
     from numba.core import types
 
     def advice(seed, q, p, bots, strong_bots, scores):
@@ -161,7 +161,7 @@ def test_kernels_compiled_outside_any_notice_are_named_from_their_module(capsys)
     batch = (types.uint64, types.int64, types.none, array, types.none, types.int64[:], types.none)
     assert compiling._kind_of("cardsim.games.callpartner.play", simulate_games, batch) == ("callpartner", "check")
     assert compiling._kind_of("cardsim.games.differenzler.state", advice, ()) == ("differenzler", "round")
-    assert compiling._kind_of("bots.wizard_strong", advice, ()) == ("wizard", "round")
+    assert compiling._kind_of("bots.wizard_strong", advice, ()) == ("wizard", "strong timing")  # not Round's
     called_by_advice = ("cardsim.games.wizard.advise", "cardsim.advise")  # a bot's kernel the bid table calls
     assert compiling._kind_of("bots.wizard", advice, (), called_by_advice) == ("wizard", "advice")
     assert compiling._kind_of("tests.test_warmup", advice, ()) == (None, "")
