@@ -163,6 +163,16 @@ def _cttz(typingctx, x):
 
 
 @intrinsic
+def _bit(typingctx, card):
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.shl(ir.Constant(ir.IntType(64), 1), args[0])
+
+    return sig, codegen
+
+
+@intrinsic
 def _pdep(typingctx, x, mask):
     sig = types.uint64(types.uint64, types.uint64)
 
@@ -179,29 +189,34 @@ USE_PDEP = bool(llvm.get_host_cpu_features().get("bmi2")) and llvm.get_host_cpu_
 )  # fmt: skip
 
 
+# The helpers below are inlined wherever a kernel touches a card, so they call the intrinsics directly: numba casts
+# any integer argument to the intrinsic's uint64 as it lowers the call, where an explicit ``np.uint64(x)`` is one
+# more call to type at every inlined site (cold compiles, docs/performance.md).
+
+
 @njit(cache=True, inline="always")
 def popcount(mask: np.uint64) -> int:
     """Number of cards in a bitmask."""
-    return _ctpop(np.uint64(mask))
+    return _ctpop(mask)
 
 
 @njit(cache=True, inline="always")
 def lowest_card(mask: np.uint64) -> int:
     """Index of the lowest card in a non-empty bitmask."""
-    return _cttz(np.uint64(mask))
+    return _cttz(mask)
 
 
 @njit(cache=True, inline="always")
 def bit(card: int) -> np.uint64:
     """Bitmask of one card."""
-    return np.uint64(1) << np.uint64(card)
+    return _bit(card)
 
 
 @njit(cache=True, inline="always")
 def nth_card(mask: np.uint64, n: int) -> int:
     """Index of the n-th lowest card (0-based) in a bitmask with more than n cards."""
     if USE_PDEP:
-        return _cttz(_pdep(np.uint64(1) << np.uint64(n), np.uint64(mask)))
+        return _cttz(_pdep(_bit(n), mask))
     m = np.uint64(mask)
     for _ in range(n):
         m &= m - np.uint64(1)

@@ -17,6 +17,9 @@ function, so nothing a bot holds lets it compute the key or the hidden cards (DE
 The states of a round's streams are the rows of one ``uint64[streams, 4]``
 array; draws name the array and the stream, so kernels never create array
 views (each view costs numba a reference-count update in the hot loop).
+The draws ``next_u64`` and ``below`` are written in LLVM IR (numba intrinsics): a kernel draws at dozens of
+places, and each draw is then one call for numba to type instead of some 60 inlined IR statements (cold
+compiles, docs/performance.md); LLVM gets the same code as from the Python version they replace.
 """
 
 from __future__ import annotations
@@ -24,7 +27,10 @@ from __future__ import annotations
 import secrets
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from cardsim.errors import CardsimError
 
@@ -33,15 +39,20 @@ MASK64 = (1 << 64) - 1
 
 
 GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+# splitmix64's constants as globals: numba freezes a global as one IR constant, where ``np.uint64(30)`` is a call of
+# four statements to type wherever it is inlined (cold compiles, docs/performance.md)
+_U27, _U30, _U31 = np.uint64(27), np.uint64(30), np.uint64(31)
+_MIX1, _MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+_I64 = ir.IntType(64)
 
 
 @njit(cache=True, inline="always")
 def splitmix64(x: np.uint64) -> np.uint64:
     """The splitmix64 output for state ``x``: ``x`` advanced by the golden gamma, then mixed."""
     z = np.uint64(x) + GOLDEN_GAMMA
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+    z = (z ^ (z >> _U30)) * _MIX1
+    z = (z ^ (z >> _U27)) * _MIX2
+    return z ^ (z >> _U31)
 
 
 @njit(cache=True)
@@ -63,32 +74,71 @@ def _rotl(x: np.uint64, k: int) -> np.uint64:
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True, inline="always")
-def next_u64(states: np.ndarray, k: int) -> np.uint64:
-    """Next 64 random bits of stream ``k`` (xoshiro256**; advances its state)."""
-    result = _rotl(states[k, 1] * np.uint64(5), 7) * np.uint64(9)
-    t = states[k, 1] << np.uint64(17)
-    states[k, 2] ^= states[k, 0]
-    states[k, 3] ^= states[k, 1]
-    states[k, 1] ^= states[k, 2]
-    states[k, 0] ^= states[k, 3]
-    states[k, 2] ^= t
-    states[k, 3] = _rotl(states[k, 3], 45)
+def _xoshiro_step(context, builder, aryty, states, k) -> ir.Value:
+    """LLVM IR of one xoshiro256** step of row ``k`` of the uint64[rows, 4] array ``states``: its 64 random bits."""
+    array = context.make_array(aryty)(context, builder, states)
+    words = [cgutils.get_item_pointer(context, builder, aryty, array, [k, context.get_constant(types.intp, i)])
+             for i in range(4)]  # fmt: skip
+    s0, s1, s2, s3 = (builder.load(w) for w in words)
+
+    def const(value):
+        return ir.Constant(_I64, value)
+
+    def rotl(x, r):
+        return builder.or_(builder.shl(x, const(r)), builder.lshr(x, const(64 - r)))
+
+    result = builder.mul(rotl(builder.mul(s1, const(5)), 7), const(9))
+    s2 = builder.xor(s2, s0)
+    s3 = builder.xor(s3, s1)
+    builder.store(builder.xor(s0, s3), words[0])
+    builder.store(builder.xor(s1, s2), words[1])
+    builder.store(builder.xor(s2, builder.shl(s1, const(17))), words[2])
+    builder.store(rotl(s3, 45), words[3])
     return result
 
 
-@njit(cache=True, inline="always")
-def below(states: np.ndarray, k: int, n: int) -> int:
-    """Uniform integer in ``0..n-1`` (1 <= n < 2**32) from stream ``k``, exactly unbiased (Lemire's method)."""
-    bound = np.uint64(n)
-    m = (next_u64(states, k) >> np.uint64(32)) * bound
-    low = m & np.uint64(0xFFFFFFFF)
-    if low < bound:
-        threshold = (np.uint64(0x100000000) - bound) % bound
-        while low < threshold:
-            m = (next_u64(states, k) >> np.uint64(32)) * bound
-            low = m & np.uint64(0xFFFFFFFF)
-    return np.int64(m >> np.uint64(32))
+@intrinsic
+def next_u64(typingctx, states, k):
+    """Next 64 random bits of stream ``k`` (xoshiro256**; advances its state): ``states`` is uint64[streams, 4]."""
+    sig = types.uint64(states, types.intp)
+
+    def codegen(context, builder, signature, args):
+        return _xoshiro_step(context, builder, signature.args[0], args[0], args[1])
+
+    return sig, codegen
+
+
+@intrinsic
+def below(typingctx, states, k, n):
+    """Uniform integer in ``0..n-1`` (1 <= n < 2**32) from stream ``k``, exactly unbiased (Lemire's method: the
+    high word of a 32-bit draw times ``n``, drawn again in the rare case, a chance of n / 2**32, that its low word
+    falls below 2**32 mod n)."""
+    sig = types.int64(states, types.intp, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        aryty, (states, k, bound) = signature.args[0], args
+        low32 = ir.Constant(_I64, 0xFFFFFFFF)
+
+        def draw():
+            m = builder.mul(builder.lshr(_xoshiro_step(context, builder, aryty, states, k), ir.Constant(_I64, 32)),
+                            bound)  # fmt: skip
+            return m, builder.and_(m, low32)
+
+        m, low = draw()
+        result = cgutils.alloca_once_value(builder, m)
+        with builder.if_then(builder.icmp_unsigned("<", low, bound), likely=False):
+            threshold = builder.urem(builder.sub(ir.Constant(_I64, 1 << 32), bound), bound)
+            again = builder.append_basic_block("below.again")
+            done = builder.append_basic_block("below.done")
+            builder.cbranch(builder.icmp_unsigned("<", low, threshold), again, done)
+            builder.position_at_end(again)
+            m, low = draw()
+            builder.store(m, result)
+            builder.cbranch(builder.icmp_unsigned("<", low, threshold), again, done)
+            builder.position_at_end(done)
+        return builder.lshr(builder.load(result), ir.Constant(_I64, 32))
+
+    return sig, codegen
 
 
 @njit(cache=True, inline="always")

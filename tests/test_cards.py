@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from cardsim.cards import FRENCH52, JASS36, WIZARD60, lowest_card, nth_card, popcount
+from cardsim.cards import FRENCH52, JASS36, WIZARD60, bit, lowest_card, nth_card, popcount
 from cardsim.errors import CardsimError
 
 
@@ -64,3 +64,13 @@ def test_bit_helpers_agree_with_python():
         assert lowest_card(np.uint64(mask)) == cards[0]
         k = int(rng.integers(0, len(cards)))
         assert nth_card(np.uint64(mask), k) == cards[k]
+        assert bit(np.int8(cards[k])) == np.uint64(1 << cards[k])
+
+
+def test_bit_helpers_take_any_integer_as_its_64_bits():
+    # The helpers hand their argument to the intrinsics, which numba casts to uint64: a signed mask keeps its bits.
+    mask = -(2**63) + 5  # bits 63, 2 and 0
+    assert popcount(np.int64(mask)) == 3
+    assert lowest_card(np.int64(mask)) == 0
+    assert nth_card(np.int64(mask), 2) == 63
+    assert bit(np.int64(63)) == np.uint64(2**63)
