@@ -34,6 +34,7 @@ PYTHON_BOTS = {"differenzler": "bots/examples.py:Lucky", "wizard": "bots/example
                "callpartner": "bots/examples.py:Steady"}  # fmt: skip
 KINDS = {  # kind -> the call, with GAME, OTHERS (random bots for the other seats), STRONG and PYTHON_BOT filled in
     "fast": "simulate(GAME, 'random', rounds=1)",
+    "heuristic": "simulate(GAME, 'heuristic', rounds=1)",  # the notices' "fast" too (call-partner: a loop of its own)
     "strong": "simulate(GAME, [STRONG] + OTHERS, rounds=1)",
     "check": "simulate(GAME, 'random', rounds=1, check=True)",
     "strong check": "simulate(GAME, [STRONG] + OTHERS, rounds=1, check=True)",

@@ -99,6 +99,7 @@ NO_PASSER, PLAY_ON, STOP_AT_STRONG = np.int64(-1), np.bool_(False), np.bool_(Tru
 # their decisions; the dispatch below treats them as the heuristic (a forced dealer's trump, and wherever no driver
 # asks).
 BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "heuristic_v1": HEURISTIC_V1}
+RANDOM_LINEUP, ANY_LINEUP = True, False  # ``run_inline``'s compile-time choice of its loops
 BOT_DOCS = {
     "random": "passes with probability 1/2, else a uniform allowed bid number with a uniform suit; calls a uniform "
     "card not in its hand, discards uniformly, plays a uniform legal card",
@@ -362,43 +363,62 @@ def act_of(bot: int, slots: np.ndarray, hands: np.ndarray, rng: np.ndarray, p: P
 def contract_action(bot: int, slots: np.ndarray, hands: np.ndarray, rng: np.ndarray, p: Params, seat: int) -> int:
     """``act_of`` before the cards: a bid, the call or a discard. ``run_inline`` plays the cards in its own trick
     loops, so it calls only this (inlining ``act_of`` there compiled the heuristic's card play once more)."""
-    stream, hand = 1 + seat, hands[seat]
+    if bot == RANDOM:
+        return random_contract_action(slots, hands, rng, p, seat)
+    hand = hands[seat]
     if slots[PHASE] == AUCTION:
         if slots[FORCED]:  # all passed: the dealer's trump for its 10 (C4)
-            suit = below(rng, stream, 4) if bot == RANDOM else best_trump(hand, p.players)[0]
-            return 4 * MIN_BID + suit
-        return open_bid(bot, rng, stream, hand, slots[HIGH], p.players)
+            return 4 * MIN_BID + best_trump(hand, p.players)[0]
+        return open_bid(bot, rng, 1 + seat, hand, slots[HIGH], p.players)
     if slots[PHASE] == CALL:  # C5: any card not in the hand
-        if bot == RANDOM:
-            return random_card(rng, stream, FULL_DECK & ~hand)
         return heuristic_call(hand, slots[TRUMP])
     # DISCARD (C6): one card of the hand with the kitty
-    if bot == RANDOM:
-        return random_card(rng, stream, hand)
     chosen = np.uint64(slots[DISCARDS])
     return heuristic_discard_one(hand | chosen, chosen, slots[TRUMP], p.discards_count)
 
 
 @njit(cache=True, inline="always")
+def random_contract_action(slots: np.ndarray, hands: np.ndarray, rng: np.ndarray, p: Params, seat: int) -> int:
+    """``contract_action`` of the random bot: one draw from the seat's stream, uniform among the legal actions
+    (a bid as ``random_bid``)."""
+    stream, hand = 1 + seat, hands[seat]
+    if slots[PHASE] == AUCTION:
+        if slots[FORCED]:
+            return 4 * MIN_BID + below(rng, stream, 4)
+        return random_bid(rng, stream, slots[HIGH])
+    if slots[PHASE] == CALL:
+        return random_card(rng, stream, FULL_DECK & ~hand)
+    return random_card(rng, stream, hand)
+
+
+@njit(cache=True, inline="always")
 def open_bid(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, high: int, players: int) -> int:
     """The built-in bot's call in the open auction (C4) over the highest bid ``high``: PASS or 4 * number + suit."""
-    if bot == RANDOM:  # one draw: half of the outcomes pass, the rest are (number, suit) pairs, all equally likely
-        lowest = max(MIN_BID, high + 1)
-        pairs = 4 * (MAX_BID - lowest + 1)
-        draw = below(rng, stream, 2 * pairs)
-        if draw < pairs:
-            return PASS
-        return 4 * (lowest + ((draw - pairs) >> 2)) + ((draw - pairs) & 3)
+    if bot == RANDOM:
+        return random_bid(rng, stream, high)
     number, suit = heuristic_bid(hand, high, players, BID_MARGIN_V1 if bot == HEURISTIC_V1 else BID_MARGIN)
     return PASS if number == 0 else 4 * number + suit
 
 
 @njit(cache=True, inline="always")
+def random_bid(rng: np.ndarray, stream: int, high: int) -> int:
+    """The random bot's call in the open auction over ``high``, in one draw: half of the outcomes pass, the rest
+    are (number, suit) pairs, all equally likely."""
+    lowest = max(MIN_BID, high + 1)
+    pairs = 4 * (MAX_BID - lowest + 1)
+    draw = below(rng, stream, 2 * pairs)
+    if draw < pairs:
+        return PASS
+    return 4 * (lowest + ((draw - pairs) >> 2)) + ((draw - pairs) & 3)
+
+
+@njit(cache=True, inline="always")
 def open_auction(
     slots: np.ndarray, hands: np.ndarray, scores: np.ndarray, auction: np.ndarray, rng: np.ndarray, p: Params,
-    bots: np.ndarray, stops: int, passer: int,
+    bots: np.ndarray, stops: int, passer: int, random_lineup: bool,
 ) -> int:  # fmt: skip
-    """C4 with the built-in bots from the state on, in registers (through the state's own ``legal_open_bid``,
+    """C4 with the built-in bots (the random bot at every seat if ``random_lineup``, see ``run_inline``) from the
+    state on, in registers (through the state's own ``legal_open_bid``,
     ``open_call``, ``next_bidder``, ``end_open_auction``), until a seat of the bit mask ``stops`` is to speak
     (returned, the state stored) or the open auction is over (-1, the state at its next decision). Seat
     ``passer`` passes at its turn (see ``run``). Inlined into ``run``: a call would pass its seven arrays as some
@@ -411,6 +431,8 @@ def open_auction(
             break
         if seat == passer:
             action = PASS
+        elif random_lineup:
+            action = random_bid(rng, 1 + seat, high)
         else:
             action = open_bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], high, p.players)
         if not legal_open_bid(action, high):
@@ -533,31 +555,36 @@ def play_tricks(
 
 @njit(cache=True, _nrt=False)
 def run(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer: int, audit: np.ndarray | None) -> int:
-    """``run_inline`` as a function of its own, for the drivers that call it from loops with reference counts."""
-    return run_inline(s, p, bots, stop_strong, passer, audit)
+    """``run_inline`` for any lineup as a function of its own, for the drivers that call it from loops with
+    reference counts."""
+    return run_inline(s, p, bots, stop_strong, passer, audit, ANY_LINEUP)
 
 
 @njit(cache=True, inline="always")
-def run_inline(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer: int, audit: np.ndarray | None) -> int:
+def run_inline(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer: int, audit: np.ndarray | None,
+               random_lineup: bool) -> int:  # fmt: skip
     """The built-in bots of ``bots`` (the lineup table: row[0] the id, -1 for a Python bot) play on from ``s``
     until a seat with id -1 (or, if ``stop_strong``, a strong id) is to move (returned), or the round is over
-    (-1). Strong ids play as the heuristic when not stopped at. Seat ``passer`` (-1: none) passes at its turn of
-    the auction whatever its bot would bid (the bid advice's pass play). Every action goes through ``apply``
-    or the fast trick loops over the same steps. ``audit``: None, or the unit's ``--check`` row
-    (``state.audit_start``, ``state.audit_card``, ``state.audit_trick``). Callers pass every argument in these
-    types (``stop_strong`` ``PLAY_ON`` or ``STOP_AT_STRONG``, ``passer`` an int64 such as ``NO_PASSER``, ``bots`` a
-    writable array): each other type (an omitted argument, a literal, a read-only global) would compile this and
-    everything it calls once more. Inlined into the batch kernel's loop without reference counts
-    (``games.callpartner.play._play_builtin``): a call per round, with the State as some 70 machine words, cost
-    random self-play 9% (docs/DESIGN.md, fast loops)."""
+    (-1). ``random_lineup`` is one of the constants ``RANDOM_LINEUP`` (the random bot at every seat, from the deal
+    on: ``bots`` is not read) or ``ANY_LINEUP``: numba prunes every test of it as it compiles a kernel that
+    inlines this, so the batch kernel of random lineups holds the random bot's fast trick loop
+    (``random_tricks``) and actions alone, and every other kernel the general loop (``play_tricks``) alone
+    (cold compiles, docs/performance.md). Strong ids play as the heuristic when not stopped at. Seat ``passer``
+    (-1: none) passes at its turn of the auction whatever its bot would bid (the bid advice's pass play). Every
+    action goes through ``apply`` or the fast trick loops over the same steps. ``audit``: None, or the unit's
+    ``--check`` row (``state.audit_start``, ``state.audit_card``, ``state.audit_trick``). Callers pass every
+    argument in these types (``stop_strong`` ``PLAY_ON`` or ``STOP_AT_STRONG``, ``passer`` an int64 such as
+    ``NO_PASSER``, ``bots`` a writable array): each other type (an omitted argument, a literal, a read-only global)
+    would compile this and everything it calls once more. Inlined into the batch kernel's loop without reference
+    counts (``games.callpartner.play._play_deals``): a call per round, with the State as some 70 machine words,
+    cost random self-play 9% (docs/DESIGN.md, fast loops)."""
     players = p.players
     slots, hands, points, scores, auction, log, rng = s.slots, s.hands, s.points, s.scores, s.auction, s.log, s.rng
-    stops, all_random = np.int64(0), True  # not the literal 0: each callee would compile for Literal[int](0) too
+    stops = np.int64(0)  # not the literal 0: each callee would compile for Literal[int](0) too
     for seat in range(players):
         bot = bots[seat, 0]
         if bot < 0 or (stop_strong and bot >= FIRST_STRONG):
             stops |= 1 << seat
-        all_random = all_random and bot == RANDOM
     while True:
         seat = slots[SEAT]
         if seat < 0:
@@ -568,16 +595,19 @@ def run_inline(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer:
         if phase == CARD:
             if audit is not None:
                 audit_start(audit, s, p)
-            if all_random and slots[CARDS] % players == 0:
+            if random_lineup:
                 random_tricks(slots, hands, points, scores, rng, log, p, audit)
                 return -1
             return play_tricks(slots, hands, points, scores, rng, log, p, bots, stops, audit)
         if phase == AUCTION and not slots[FORCED]:
-            seat = open_auction(slots, hands, scores, auction, rng, p, bots, stops, passer)
+            seat = open_auction(slots, hands, scores, auction, rng, p, bots, stops, passer, random_lineup)
             if seat >= 0:
                 return seat
             continue
-        action = contract_action(int(bots[seat, 0]), slots, hands, rng, p, seat)  # the cards: the trick loops above
+        if random_lineup:
+            action = random_contract_action(slots, hands, rng, p, seat)
+        else:  # the cards: the trick loops above
+            action = contract_action(int(bots[seat, 0]), slots, hands, rng, p, seat)
         if not contract_step(slots, hands, scores, auction, p, action):
             raise BotFailure("callpartner: a built-in bot chose an illegal action")
 

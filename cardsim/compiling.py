@@ -303,8 +303,8 @@ def _speaker(ev: Any) -> Notice | None:
     return notice
 
 
-BATCH_KERNELS = ("simulate_games", "play_block", "builtin_block", "asking_block")  # each game's batch kernel and
-# the work items it calls through their address (``Game.simulate``)
+# each game's batch kernel and the work items it calls through their address (``Game.simulate``)
+BATCH_KERNELS = ("simulate_games", "play_block", "builtin_block", "random_block", "asking_block")
 
 
 def _kind_of(module: str, function: Any, args: tuple, callers: tuple[str, ...] = ()) -> tuple[str | None, str]:

@@ -61,11 +61,15 @@ def _batch(game: Game, bot: str) -> None:
 
     rules = game.make_rules()
     seats = game.seats(rules)
-    lineup = game.lineup([bot] + ["heuristic"] + ["random"] * (seats - 2), rules, allow_cheating=True)
-    for games in (False, True):
-        prepare(game, rules, lineup, games, tidy=True)
-        prepare_chunks(experiment(game.name, list(lineup.names), rounds=None if games else 1,
-                                  games=1 if games else None, allow_cheating=True))  # fmt: skip
+    lineups = [[bot] + ["heuristic"] + ["random"] * (seats - 2)]
+    if bot == "random" and game.random_block is not None:  # random bots only: a work item of their own
+        lineups.append(["random"] * seats)
+    for names in lineups:
+        lineup = game.lineup(names, rules, allow_cheating=True)
+        for games in (False, True):
+            prepare(game, rules, lineup, games, tidy=True)
+            prepare_chunks(experiment(game.name, list(lineup.names), rounds=None if games else 1,
+                                      games=1 if games else None, allow_cheating=True))  # fmt: skip
 
 
 def _replay(game: Game, bot: str) -> None:

@@ -57,3 +57,24 @@ def test_no_kernel_compiles_twice_for_the_same_argument_types(game):
     replay(game, seed=0, round=0, bots=lineup)
     twice = same_code_compiled_twice()
     assert not twice, "\n".join(f"{name}:\n  {a}\n  {b}" for name, (a, b) in twice.items())
+
+
+def test_callpartner_random_and_other_lineups_each_compile_their_own_trick_loop():
+    """A lineup of random bots only plays through ``random_block`` and every other lineup of built-in bots through
+    ``builtin_block``: numba resolves ``run_inline``'s ``random_lineup`` constant as it compiles each loop, so the
+    random one holds ``random_tricks`` and not the general ``play_tricks``, and the other the other way round
+    (each under the 15 s cold-compile budget). Checked in the LLVM IR of a fresh, uncached compile of each loop."""
+    from numba import njit, typeof
+
+    from cardsim.games.callpartner import play
+
+    simulate("callpartner", "random", rounds=2)
+    simulate("callpartner", "heuristic,random,random,random", rounds=2)
+    loops = [(play.random_block, play._play_random, "random_tricks", "play_tricks"),
+             (play.builtin_block, play._play_builtin, "play_tricks", "random_tricks")]  # fmt: skip
+    for block, loop, own, other in loops:
+        work, p, bots, _, _, checks, out = block.signatures[0]  # (others may have come with --check)
+        fresh = njit(_nrt=False)(loop.py_func)  # a kernel loaded from the cache keeps no IR
+        fresh.compile((typeof(play.new_state(4)), types.int64[::1], work, p, bots, checks, out))
+        llvm = "".join(fresh.inspect_llvm().values())
+        assert own in llvm and other not in llvm, loop.__name__

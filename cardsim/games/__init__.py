@@ -161,11 +161,14 @@ class Game(ABC):
         """The compiled batch kernel (``play.simulate_games``) over the units of ``out``, the game's tuple of result
         arrays: units ``start ..`` of ``seed``, single rounds or whole ``games``, played by ``lineup``. Each work
         item of its parallel loop is played by the game's ``play_blocks[asking]`` (asking: the lineup has a strong
-        or numba bot), called through its address (``numba_bots.entry``)."""
+        or numba bot), or by its ``random_block`` for random bots only if it has one; called through its address
+        (``numba_bots.entry``)."""
         strong = self.strong_function(rules, lineup.table)
         args = (Work(np.uint64(seed), start, games, np.uint64(0)), params, lineup.table, strong, lineup.functions,
                 checks, out)  # fmt: skip
         block = self.play_blocks[strong is not None or lineup.functions is not None]
+        if self.random_block is not None and lineup.random_only:
+            block = self.random_block
         self.play_module.simulate_games(*args, entry(block, *args))
 
     def rates(self, batch: Batch) -> dict[str, np.ndarray]:
@@ -237,6 +240,7 @@ class Game(ABC):
     state_module: ClassVar[Any]  # the game's cardsim/games/<game>/state.py
     play_module: ClassVar[Any]  # its cardsim/games/<game>/play.py (``simulate_games``, the batch kernel)
     play_blocks: ClassVar[tuple]  # the kernel's work item for built-in bots only, and with a strong or numba bot
+    random_block: ClassVar[Any] = None  # the work item for random bots only, where the game has one of its own
     builtin_module: ClassVar[Any]  # the game's built-in bots, bots/<game>.py (``act``)
     strong_module: ClassVar[Any]  # the game's strong bots, bots/<game>_strong.py (``act`` their entry)
     state_type: ClassVar[type]  # the game's State NamedTuple (Round.from_json rebuilds it)

@@ -15,6 +15,7 @@ from numba import njit, prange
 
 import bots.callpartner as builtin
 import cardsim.audit as audit
+from bots.callpartner import ANY_LINEUP, RANDOM_LINEUP  # as globals: numba resolves them as it compiles
 from cardsim.cards import FRENCH52, SUIT_SYMBOLS
 from cardsim.deal import Work
 from cardsim.errors import BotFailure, CardsimError
@@ -140,6 +141,14 @@ def builtin_block(work: Work, p: Params, bots: np.ndarray, strong_bots: None, us
 
 
 @njit(cache=True)
+def random_block(work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None, checks: np.ndarray | None,
+                 out: Out) -> None:  # fmt: skip
+    """``builtin_block`` for a lineup of random bots only (``Game.random_block``): its loop compiles the random
+    bot alone, and ``builtin_block``'s compiles no random lineup's fast loops (``run_inline``)."""
+    _play_random(new_state(p.players), np.zeros(p.players, np.int64), work, p, bots, checks, out)
+
+
+@njit(cache=True)
 def asking_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
                  checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """``builtin_block`` for a lineup with a strong or numba bot: a function of its own (``Game.play_blocks``), so
@@ -172,9 +181,24 @@ def _play_asking(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.n
 @njit(cache=True, _nrt=False)
 def _play_builtin(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, checks: np.ndarray | None,
                   out: Out) -> None:  # fmt: skip
-    """The units of ``work`` for built-in bots, with no reference counts and the round's ``deal`` and ``run``
-    inlined: a call per round costs random self-play 9% and checked heuristic play 6% (docs/DESIGN.md, fast loops).
-    ``checks``: see ``simulate_games``."""
+    """The units of ``work`` for built-in bots (``_play_deals``)."""
+    _play_deals(s, totals, work, p, bots, checks, out, ANY_LINEUP)
+
+
+@njit(cache=True, _nrt=False)
+def _play_random(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, checks: np.ndarray | None,
+                 out: Out) -> None:  # fmt: skip
+    """The units of ``work`` for random bots only (``_play_deals``)."""
+    _play_deals(s, totals, work, p, bots, checks, out, RANDOM_LINEUP)
+
+
+@njit(cache=True, inline="always")
+def _play_deals(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, checks: np.ndarray | None,
+                out: Out, random_lineup: bool) -> None:  # fmt: skip
+    """The units of ``work`` with no reference counts and the round's ``deal`` and ``run`` inlined: a call per
+    round costs random self-play 9% and checked heuristic play 6% (docs/DESIGN.md, fast loops). Inlined into
+    ``_play_builtin`` and ``_play_random``, whose ``random_lineup`` constant numba resolves as it compiles each
+    (``run_inline``). ``checks``: see ``simulate_games``."""
     slots, points, scores, players = s.slots, s.points, s.scores, p.players
     for u in range(*_units(work, out)):
         for seat in range(players):  # a loop: a slice assignment per unit costs more than a random bot's bid
@@ -183,11 +207,11 @@ def _play_builtin(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.
         while d == 0 or (work.games and not game_over(totals, players, d, p.target, p.max_deals)):
             deal_inline(s, p, work.seed, work.start + u, d, _dealer(out, u, d, players), NO_SEAT)
             if checks is None:
-                builtin.run_inline(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, None)
+                builtin.run_inline(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, None, random_lineup)
             else:
                 row = checks[u]
                 audit_deal(row, s, p)
-                builtin.run_inline(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, row)
+                builtin.run_inline(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, row, random_lineup)
                 if audit.end(row, players, players * p.hand):
                     raise BotFailure("a callpartner round broke an invariant (--check)")
             _record(out, u, d, slots, points, scores, totals)
