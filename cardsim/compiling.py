@@ -34,21 +34,22 @@ from numba.core import event, types
 # which the machine ran about 1.3 times slower than its quietest), once the batch kernels called their work items
 # and the strong bots through their address; each figure rounded up by about 15% (the ``numba`` kind is older).
 # After the ``strong`` kind (as ``cardsim warmup --strong`` runs it) ``strong timing`` needs less, as the strong
-# bots' entry is then compiled.
+# bots' entry is then compiled. The ``fast`` figures are of 2026-12-04 (the draws as intrinsics, call-partner's
+# random lineups a loop of their own): the slower of a random and a heuristic lineup, on a quiet machine.
 # Kinds: the batch kernels of a lineup of random and heuristic bots (``fast``), with a strong bot (``strong``) or a
 # numba bot (``numba``: measured on a quiet machine, the whole first simulate),
 # with ``--check`` (``check``, ``strong check``), with a Python bot (``python``: the driver's kernels), a replay
 # (``replay``, ``strong replay``), the bid advice (``advice``, ``strong advice``: Wizard's only) and ``Round``'s
 # state machine (``round``).
 ESTIMATES: dict[tuple[str, str], float] = {
-    ("differenzler", "fast"): 11, ("differenzler", "strong"): 70, ("differenzler", "check"): 15,
+    ("differenzler", "fast"): 9, ("differenzler", "strong"): 70, ("differenzler", "check"): 15,
     ("differenzler", "strong check"): 85, ("differenzler", "python"): 16, ("differenzler", "replay"): 12,
     ("differenzler", "strong replay"): 70, ("differenzler", "advice"): 22, ("differenzler", "strong advice"): 22,
     ("differenzler", "round"): 12,
-    ("wizard", "fast"): 19, ("wizard", "strong"): 60, ("wizard", "check"): 35, ("wizard", "strong check"): 75,
+    ("wizard", "fast"): 13, ("wizard", "strong"): 60, ("wizard", "check"): 35, ("wizard", "strong check"): 75,
     ("wizard", "python"): 17, ("wizard", "replay"): 16, ("wizard", "strong replay"): 55, ("wizard", "advice"): 21,
     ("wizard", "strong advice"): 50, ("wizard", "round"): 10,
-    ("callpartner", "fast"): 26, ("callpartner", "strong"): 90, ("callpartner", "check"): 50,
+    ("callpartner", "fast"): 16, ("callpartner", "strong"): 90, ("callpartner", "check"): 50,
     ("callpartner", "strong check"): 100, ("callpartner", "python"): 24, ("callpartner", "replay"): 19,
     ("callpartner", "strong replay"): 70, ("callpartner", "advice"): 27, ("callpartner", "strong advice"): 27,
     ("callpartner", "round"): 17,
