@@ -30,30 +30,30 @@ from typing import Any, NamedTuple
 from numba.core import event, types
 
 # Cold compile seconds (empty cache, one process) per game and kind: ``python benchmarks/compile_times.py`` (every
-# game and kind) on the 2-core development machine on 2026-12-03 in the evening (load average about 1, an hour in
-# which the machine ran about 1.3 times slower than its quietest), once the batch kernels called their work items
-# and the strong bots through their address; each figure rounded up by about 15% (the ``numba`` kind is older).
+# game and kind) on the 2-core development machine on 2026-12-04 (load average about 1), once the draws were numba
+# intrinsics and call-partner's random lineups had a loop of their own; each figure rounded up by about 15% (the
+# ``numba`` kind and the strong advice of Differenzler and call-partner, which the script does not measure, are
+# older). ``fast`` is the slower of a random and a heuristic lineup (the script's ``fast`` and ``heuristic``).
 # After the ``strong`` kind (as ``cardsim warmup --strong`` runs it) ``strong timing`` needs less, as the strong
-# bots' entry is then compiled. The ``fast`` figures are of 2026-12-04 (the draws as intrinsics, call-partner's
-# random lineups a loop of their own): the slower of a random and a heuristic lineup, on a quiet machine.
+# bots' entry is then compiled.
 # Kinds: the batch kernels of a lineup of random and heuristic bots (``fast``), with a strong bot (``strong``) or a
 # numba bot (``numba``: measured on a quiet machine, the whole first simulate),
 # with ``--check`` (``check``, ``strong check``), with a Python bot (``python``: the driver's kernels), a replay
 # (``replay``, ``strong replay``), the bid advice (``advice``, ``strong advice``: Wizard's only) and ``Round``'s
 # state machine (``round``).
 ESTIMATES: dict[tuple[str, str], float] = {
-    ("differenzler", "fast"): 9, ("differenzler", "strong"): 70, ("differenzler", "check"): 15,
-    ("differenzler", "strong check"): 85, ("differenzler", "python"): 16, ("differenzler", "replay"): 12,
-    ("differenzler", "strong replay"): 70, ("differenzler", "advice"): 22, ("differenzler", "strong advice"): 22,
-    ("differenzler", "round"): 12,
-    ("wizard", "fast"): 13, ("wizard", "strong"): 60, ("wizard", "check"): 35, ("wizard", "strong check"): 75,
-    ("wizard", "python"): 17, ("wizard", "replay"): 16, ("wizard", "strong replay"): 55, ("wizard", "advice"): 21,
+    ("differenzler", "fast"): 9, ("differenzler", "strong"): 51, ("differenzler", "check"): 11,
+    ("differenzler", "strong check"): 58, ("differenzler", "python"): 11, ("differenzler", "replay"): 9,
+    ("differenzler", "strong replay"): 48, ("differenzler", "advice"): 13, ("differenzler", "strong advice"): 22,
+    ("differenzler", "round"): 8,
+    ("wizard", "fast"): 14, ("wizard", "strong"): 48, ("wizard", "check"): 25, ("wizard", "strong check"): 55,
+    ("wizard", "python"): 14, ("wizard", "replay"): 11, ("wizard", "strong replay"): 43, ("wizard", "advice"): 20,
     ("wizard", "strong advice"): 50, ("wizard", "round"): 10,
-    ("callpartner", "fast"): 16, ("callpartner", "strong"): 90, ("callpartner", "check"): 50,
-    ("callpartner", "strong check"): 100, ("callpartner", "python"): 24, ("callpartner", "replay"): 19,
-    ("callpartner", "strong replay"): 70, ("callpartner", "advice"): 27, ("callpartner", "strong advice"): 27,
-    ("callpartner", "round"): 17,
-    ("differenzler", "strong timing"): 65, ("wizard", "strong timing"): 45, ("callpartner", "strong timing"): 70,
+    ("callpartner", "fast"): 18, ("callpartner", "strong"): 69, ("callpartner", "check"): 23,
+    ("callpartner", "strong check"): 90, ("callpartner", "python"): 25, ("callpartner", "replay"): 19,
+    ("callpartner", "strong replay"): 83, ("callpartner", "advice"): 25, ("callpartner", "strong advice"): 27,
+    ("callpartner", "round"): 12,
+    ("differenzler", "strong timing"): 46, ("wizard", "strong timing"): 40, ("callpartner", "strong timing"): 66,
     ("differenzler", "numba"): 26, ("wizard", "numba"): 33, ("callpartner", "numba"): 54,
 }  # fmt: skip
 GAME_NAMES = {"differenzler": "Differenzler", "wizard": "Wizard", "callpartner": "call-partner"}
