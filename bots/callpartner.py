@@ -418,8 +418,8 @@ def open_auction(
     bots: np.ndarray, stops: int, passer: int, random_lineup: bool,
 ) -> int:  # fmt: skip
     """C4 with the built-in bots (the random bot at every seat if ``random_lineup``, see ``run_inline``) from the
-    state on, in registers (through the state's own ``legal_open_bid``,
-    ``open_call``, ``next_bidder``, ``end_open_auction``), until a seat of the bit mask ``stops`` is to speak
+    state on, in registers (through the state's own ``legal_open_bid``, ``open_call``, ``next_bidder``,
+    ``end_open_auction``), until a seat of the bit mask ``stops`` is to speak
     (returned, the state stored) or the open auction is over (-1, the state at its next decision). Seat
     ``passer`` passes at its turn (see ``run``). Inlined into ``run``: a call would pass its seven arrays as some
     60 machine words once a round (docs/DESIGN.md, fast loops)."""
@@ -566,7 +566,7 @@ def run_inline(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer:
     """The built-in bots of ``bots`` (the lineup table: row[0] the id, -1 for a Python bot) play on from ``s``
     until a seat with id -1 (or, if ``stop_strong``, a strong id) is to move (returned), or the round is over
     (-1). ``random_lineup`` is one of the constants ``RANDOM_LINEUP`` (the random bot at every seat, from the deal
-    on: ``bots`` is not read) or ``ANY_LINEUP``: numba prunes every test of it as it compiles a kernel that
+    on) or ``ANY_LINEUP``: numba prunes every test of it as it compiles a kernel that
     inlines this, so the batch kernel of random lineups holds the random bot's fast trick loop
     (``random_tricks``) and actions alone, and every other kernel the general loop (``play_tricks``) alone
     (cold compiles, docs/performance.md). Strong ids play as the heuristic when not stopped at. Seat ``passer``
