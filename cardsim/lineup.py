@@ -30,7 +30,6 @@ from cardsim.errors import CardsimError
 from cardsim.numba_bots import USER_BOT, NumbaBot, is_numba_function
 
 MAX_SETTINGS = 5  # settings columns in the bot table after the id
-RANDOM = 0  # the random bot's id in every game
 FIRST_STRONG = 4  # built-in ids from here on are strong bots (bots/<game>_strong.py), in every game (Wizard's 2
 # and 3: rulebased, heuristic_v1)
 CHEATING_BOTS = frozenset({"omniscient"})  # built-in bots that see hidden cards: references, refused unless allowed
@@ -76,11 +75,6 @@ class Lineup:
     def compiled(self) -> bool:
         """True when every seat is a built-in or a numba bot, so the compiled batch kernels can play."""
         return all(isinstance(b, (int, NumbaBot)) for b in self.bots)
-
-    @property
-    def random_only(self) -> bool:
-        """True when every seat holds the built-in random bot (id 0 in every game)."""
-        return all(isinstance(b, int) and b == RANDOM for b in self.bots)
 
     @property
     def strong_table(self) -> np.ndarray | None:

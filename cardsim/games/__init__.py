@@ -167,7 +167,7 @@ class Game(ABC):
         args = (Work(np.uint64(seed), start, games, np.uint64(0)), params, lineup.table, strong, lineup.functions,
                 checks, out)  # fmt: skip
         block = self.play_blocks[strong is not None or lineup.functions is not None]
-        if self.random_block is not None and lineup.random_only:
+        if self.random_block is not None and all(b == self.builtin_bots["random"] for b in lineup.bots):
             block = self.random_block
         self.play_module.simulate_games(*args, entry(block, *args))
 
