@@ -9,10 +9,11 @@
 >>> warmup(["wizard"], strong=True)  # compile ahead what a first run compiles (or: cardsim warmup wizard --strong)
 """
 
-from cardsim import compiling, inlining, kernel_cache, threading_layer
+from cardsim import compiler_flags, compiling, inlining, kernel_cache, threading_layer
 
 kernel_cache.configure()  # before any kernel is defined
 inlining.install()  # before any kernel compiles: inline="always" without numba's deep copies
+compiler_flags.install()  # and numba's flags compared without a property call per option
 threading_layer.load_tbb()  # before any kernel runs
 compiling.install()  # a line on stderr whenever kernels compile
 
