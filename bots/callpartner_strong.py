@@ -33,10 +33,11 @@ Every play-out is by ``heuristic_v1`` (``heuristics``): the heuristic before its
 take a given deal), then calls, discards and plays as ``mc`` with the true hands, kitty and discards as its one
 sample (perfect-information Monte Carlo on the true deal).
 
-The drivers ask one entry, ``act(row, s, p, seat, sampler)``, at a strong seat's turn of the round's state machine
+The drivers ask one entry, ``act(row, s, p, seat, *tools)``, at a strong seat's turn of the round's state machine
 (``cardsim.games.callpartner.state``): it hands the bot only that seat's view and its private stream
 (``s.bot_rng[seat]``), never the deal stream nor the other hands. Play-outs are rounds of the same state machine
-played by the built-in bots (``bots.callpartner.run``).
+played by the built-in bots (``bots.callpartner.run``), which the searches call through its address
+(``Tools``), as they call the deal sampler.
 """
 
 from __future__ import annotations
@@ -44,8 +45,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, NamedTuple
 
+import numba
 import numpy as np
 from numba import njit
+from numba.core import types
 
 from bots.callpartner import (
     BID_MARGIN_V1,
@@ -105,6 +108,8 @@ from cardsim.games.callpartner.state import (
 )
 from cardsim.infoset import sample_view, true_deals
 from cardsim.lineup import FIRST_STRONG, MAX_SETTINGS, Setting
+from cardsim.numba_bots import first_class
+from cardsim.numba_bots import sampler as deal_sampler
 from cardsim.rng import next_u64
 from cardsim.search import backpropagate, best_card, expand, new_tree, select
 
@@ -163,6 +168,29 @@ def heuristics() -> np.ndarray:
     showed ``mc`` no better against three ``mc`` as they are (-0.14 +- 0.20 points per deal, 1,000 duplicate deals;
     -0.28 +- 0.20 with its feeding defenders alone) (docs/bots.md)."""
     return np.full((MAX_PLAYERS, 1 + MAX_SETTINGS), float(HEURISTIC_V1))
+
+
+@njit(cache=True)
+def play_to_end(s: State, p: Params, bots: np.ndarray) -> int:
+    """The play-outs' ``bots`` (``heuristics()``) play the round ``s`` to its end: ``bots.callpartner.run`` as a
+    function the searches call through its address (``Tools``)."""
+    return run(s, p, bots, PLAY_ON, NO_PASSER, None)
+
+
+class Tools(NamedTuple):
+    """What the strong bots' entry ``act`` takes last (one argument each: numba's first-class functions take no
+    tuple of functions): functions the searches call through their addresses (first-class functions, ``tools``),
+    so that each is compiled once, not linked into every search that calls it and optimised by LLVM there again
+    (issue 14: ``run`` was in seven of the bots' compiled modules)."""
+
+    sample: Any  # cardsim.infoset.count_and_sample (numba_bots.sampler)
+    play_to_end: Any
+
+
+def tools(state: State, p: Params) -> Tools:
+    """The strong bots' ``Tools`` for rounds typed as ``state`` under ``p`` (``Game.strong_function``)."""
+    sig = types.int64(*(numba.typeof(arg) for arg in (state, p, heuristics())))
+    return Tools(deal_sampler(), first_class(play_to_end, sig))
 
 
 class View(NamedTuple):
@@ -315,7 +343,7 @@ def _start_deal(base: State, v: View, p: Params, deal: np.ndarray, gone: np.ndar
 
 
 @njit(cache=True)
-def mc_play(sampler: Any, samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> int:
+def mc_play(tools: Tools, samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> int:
     """PIMC: the legal card with the best mean score of ``v.seat`` over ``samples`` deals of its information set,
     each played to the end by the heuristic (rounds of the state machine started at the first trick with the
     sampled hands, the log replayed). ``truth`` as for ``_card_deals``."""
@@ -323,7 +351,7 @@ def mc_play(sampler: Any, samples: int, rng: np.ndarray, stream: int, v: View, p
     legal = _legal_now(v, p)
     if not legal & (legal - np.uint64(1)):
         return lowest_card(legal)
-    deals, gone = _card_deals(sampler, samples, rng, stream, v, p, truth)
+    deals, gone = _card_deals(tools.sample, samples, rng, stream, v, p, truth)
     totals = np.zeros(popcount(legal), np.int64)
     base, work, hands, table = new_state(players), new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
@@ -334,14 +362,14 @@ def mc_play(sampler: Any, samples: int, rng: np.ndarray, stream: int, v: View, p
             m &= m - np.uint64(1)
             copy_into(work, base)
             _play(work, p, card)
-            run(work, p, table, PLAY_ON, NO_PASSER, None)
+            tools.play_to_end(work, p, table)
             totals[c] += work.scores[seat]
             c += 1
     return nth_best(legal, totals)
 
 
 @njit(cache=True)
-def ismcts_play(sampler: Any, iterations: int, c: float, rng: np.ndarray, stream: int, v: View, p: Params,
+def ismcts_play(tools: Tools, iterations: int, c: float, rng: np.ndarray, stream: int, v: View, p: Params,
                 truth: np.ndarray) -> int:  # fmt: skip
     """SO-ISMCTS (``cardsim.search``) over the card play: each iteration takes one deal of ``_card_deals`` (the
     same true deal in every iteration for the cheating bot), descends the tree by UCB over the legal cards of the
@@ -351,7 +379,7 @@ def ismcts_play(sampler: Any, iterations: int, c: float, rng: np.ndarray, stream
     legal = _legal_now(v, p)
     if not legal & (legal - np.uint64(1)):
         return lowest_card(legal)
-    deals, gone = _card_deals(sampler, iterations, rng, stream, v, p, truth)
+    deals, gone = _card_deals(tools.sample, iterations, rng, stream, v, p, truth)
     tree = new_tree(iterations + 1, np.int64(DECK_SIZE))
     path = np.zeros(DECK_SIZE + 1, np.int64)
     work, hands, table, rewards = new_state(players), np.empty(players, np.uint64), heuristics(), np.empty(players)
@@ -370,7 +398,7 @@ def ismcts_play(sampler: Any, iterations: int, c: float, rng: np.ndarray, stream
             path[depth], depth, node = child, depth + 1, child
             if new:
                 break
-        run(work, p, table, PLAY_ON, NO_PASSER, None)
+        tools.play_to_end(work, p, table)
         for s in range(players):
             rewards[s] = (work.scores[s] + MAX_BID) / (2.0 * MAX_BID)
         backpropagate(tree, path, depth, rewards)
@@ -421,12 +449,12 @@ def mc_bid(samples: int, bonus: int, rng: np.ndarray, stream: int, hand: np.uint
 
 
 @njit(cache=True)
-def play_out(s: State, p: Params, bots: np.ndarray, hands: np.ndarray, contract: Contract) -> int:
+def play_out(tools: Tools, s: State, p: Params, bots: np.ndarray, hands: np.ndarray, contract: Contract) -> int:
     """The declarer's score (C9) when the ``bots`` (``heuristics()``) play a whole deal from ``hands`` (at the first
-    trick) in the round ``s`` under ``contract``. The partner is whoever else holds the called card (nobody if
-    the declarer has it or discarded it)."""
+    trick) in the round ``s`` under ``contract`` (through ``tools.play_to_end``). The partner is whoever else holds
+    the called card (nobody if the declarer has it or discarded it)."""
     start_play(s, p, hands, contract)
-    run(s, p, bots, PLAY_ON, NO_PASSER, None)
+    tools.play_to_end(s, p, bots)
     return s.scores[contract.declarer]
 
 
@@ -444,7 +472,7 @@ def unseen_deals(sampler: Any, samples: int, rng: np.ndarray, stream: int, v: Vi
 
 
 @njit(cache=True)
-def mc_call(sampler: Any, samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> int:
+def mc_call(tools: Tools, samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> int:
     """C5: among the ``CALL_CANDIDATES`` strongest cards not in the declarer's hand, the one with the best mean
     score of the declarer ``v.seat`` over ``samples`` deals of the unseen cards, each played out by the heuristic
     after the heuristic's discards; the heuristic's call (the first) on ties and when ``samples`` is 0."""
@@ -456,7 +484,7 @@ def mc_call(sampler: Any, samples: int, rng: np.ndarray, stream: int, v: View, p
     for i in range(BY_KEY.shape[1]):
         if n < CALL_CANDIDATES and not hand & bit(BY_KEY[trump, i]):
             candidates[n], n = BY_KEY[trump, i], n + 1
-    deals = unseen_deals(sampler, samples, rng, stream, v, players, truth)
+    deals = unseen_deals(tools.sample, samples, rng, stream, v, players, truth)
     totals = np.zeros(n, np.int64)
     s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
@@ -465,12 +493,13 @@ def mc_call(sampler: Any, samples: int, rng: np.ndarray, stream: int, v: View, p
         for c in range(n):
             copy_items(hands, deals[i], players)
             hands[seat] = full ^ discards
-            totals[c] += play_out(s, p, table, hands, Contract(v.dealer, seat, v.bid, trump, candidates[c], discards))
+            contract = Contract(v.dealer, seat, v.bid, trump, candidates[c], discards)
+            totals[c] += play_out(tools, s, p, table, hands, contract)
     return candidates[np.argmax(totals)]  # the first of the best
 
 
 @njit(cache=True)
-def mc_discard(sampler: Any, samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray
+def mc_discard(tools: Tools, samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray
                ) -> np.uint64:  # fmt: skip
     """C6: the discards still to lay down (k more besides ``v.discards``, those made so far; k = the kitty's size
     less their number) with the best mean score of the declarer ``v.seat`` over ``samples`` deals of the other
@@ -490,14 +519,15 @@ def mc_discard(sampler: Any, samples: int, rng: np.ndarray, stream: int, v: View
                 if bits >> j & 1:
                     chosen |= bit(nth_card(pool, j))
             candidates[n], n = chosen, n + 1
-    deals = unseen_deals(sampler, samples, rng, stream, v, players, truth)
+    deals = unseen_deals(tools.sample, samples, rng, stream, v, players, truth)
     totals = np.zeros(n, np.int64)
     s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
         for c in range(n):
             copy_items(hands, deals[i], players)
             hands[seat] = full ^ candidates[c]
-            totals[c] += play_out(s, p, table, hands, Contract(v.dealer, seat, v.bid, trump, v.called, candidates[c]))
+            contract = Contract(v.dealer, seat, v.bid, trump, v.called, candidates[c])
+            totals[c] += play_out(tools, s, p, table, hands, contract)
     best, best_total = own, -(1 << 62)
     for c in range(n):
         if totals[c] > best_total or (totals[c] == best_total and candidates[c] == own):
@@ -518,7 +548,7 @@ def true_piles(s: State) -> np.ndarray:
 
 @njit(cache=True, inline="always")  # called once, by act: not linked and optimised a second time
 def decide(row: np.ndarray, rng: np.ndarray, stream: int, v: State, p: Params, seat: int, truth: np.ndarray,
-           sampler: Any) -> int:  # fmt: skip
+           tools: Tools) -> int:  # fmt: skip
     """The strong bot of table row ``row`` at ``seat``'s turn, from that seat's observed state ``v`` only
     (``state.observe``: its hand, the auction, the contract and call, its own discards, the cards played), drawing
     from stream ``stream`` of ``rng`` only; the cheating ``omniscient`` bot also from ``truth`` (``true_piles``,
@@ -537,30 +567,30 @@ def decide(row: np.ndarray, rng: np.ndarray, stream: int, v: State, p: Params, s
     contract_samples = 1 if row[0] == OMNISCIENT else int(row[3] if row[0] == MC else row[4])
     view = view_of(v, seat)
     if phase == CALL:  # C5, before it sees the kitty
-        return mc_call(sampler, contract_samples, rng, stream, view, p, truth)
+        return mc_call(tools, contract_samples, rng, stream, view, p, truth)
     if phase == DISCARD:  # C6: the discards chosen at the first step of this seat, laid down one a step
         plan = np.uint64(slots[PLAN]) & hand
         if not plan:
-            plan = mc_discard(sampler, contract_samples, rng, stream, view, p, truth)
+            plan = mc_discard(tools, contract_samples, rng, stream, view, p, truth)
             slots[PLAN] = np.int64(plan)
         return lowest_card(plan)
     if row[0] == MC:
-        return mc_play(sampler, int(row[1]), rng, stream, view, p, truth)
-    return ismcts_play(sampler, int(row[1]), row[2], rng, stream, view, p, truth)
+        return mc_play(tools, int(row[1]), rng, stream, view, p, truth)
+    return ismcts_play(tools, int(row[1]), row[2], rng, stream, view, p, truth)
 
 
 @njit(cache=True)
-def act(row: np.ndarray, s: State, p: Params, seat: int, sampler: Any) -> int:
+def act(row: np.ndarray, s: State, p: Params, seat: int, sample: Any, play_on: Any) -> int:
     """The one entry of the strong bots: the action of the strong bot of table row ``row`` for ``seat``, the seat
     to move (codes as in ``state``). An honest bot gets only ``observe(s, p, seat)`` and its seat's private stream
     (``state.bot_stream``: a one-way function of the round key, never the deal stream ``s.rng``, from whose state
-    the hidden cards follow); ``omniscient`` also ``true_piles(s)`` once the auction is over. Deals are drawn by
-    ``sampler`` (``cardsim.infoset.count_and_sample`` as a first-class function, ``numba_bots.StrongBots``)."""
+    the hidden cards follow); ``omniscient`` also ``true_piles(s)`` once the auction is over. ``sample`` and
+    ``play_on``: the ``Tools`` the searches call through their addresses (``numba_bots.strong_bots``)."""
     v = observe(s, p, seat)
     cheat = row[0] == OMNISCIENT and s.slots[PHASE] != AUCTION
     truth = true_piles(s) if cheat else np.empty(0, np.uint64)
     stream = np.int64(0)  # typed: see bots.callpartner.run
-    action = decide(row, bot_stream(s, seat), stream, v, p, seat, truth, sampler)
+    action = decide(row, bot_stream(s, seat), stream, v, p, seat, truth, Tools(sample, play_on))
     if s.slots[PHASE] == DISCARD:
         s.slots[PLAN] = v.slots[PLAN]  # the declarer's plan of discards: its own memory for its next steps
     return action

@@ -17,7 +17,8 @@ refused with it (``BotFailure``: the driver then replays the round and names the
 The built-in strong bots reach the kernels the same way: each game's strong bots' entry (``bots/<game>_strong.py``
 ``act``) is a first-class function too (``Game.strong_function``), so no kernel links the strong bots' code into
 its own, and their exceptions are caught by ``raised`` as well. The entry in turn takes the deal sampler of
-``cardsim.infoset`` as a first-class function (``StrongBots``), so the bots do not link the sampler's code either.
+``cardsim.infoset`` (and in call-partner the play-outs) as first-class functions (``strong_bots``), so the
+bots do not link their code either.
 """
 
 from __future__ import annotations
@@ -28,9 +29,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 import numba
+import numpy as np
+from numba import njit
 from numba.core import types
 from numba.core.dispatcher import Dispatcher
 from numba.core.errors import NumbaExperimentalFeatureWarning
@@ -63,23 +66,30 @@ def signature(view: Any, p: Any) -> Any:
     return types.int64(numba.typeof(view), numba.typeof(p), types.int64, types.Array(types.uint64, 2, "C"))
 
 
-class StrongBots(NamedTuple):
-    """What the kernels take as ``strong_bots`` (``Game.strong_function``): the strong bots' entry ``act`` and the
-    deal sampler ``sampler`` they draw their information sets with, both first-class functions. ``act`` gets
-    ``sampler`` as its last argument instead of calling it directly: that keeps the sampler's code, the largest
-    the strong bots use, out of the strong bots' own (issue 14: compiled once, not linked and optimised again at
-    every level of the bots' calls)."""
+def strong_bots(act: CompileResultWAP, tools: tuple) -> tuple:
+    """What the kernels take as ``strong_bots`` (``Game.strong_function``): ``(act, *tools)``, the strong bots'
+    entry ``act`` and the ``tools`` it takes as its last arguments (``Game.strong_tools``: the deal sampler the
+    bots draw their information sets with, ``sampler()``, in call-partner also its play-outs), all first-class
+    functions. Passing them instead of calling them directly keeps their code, the sampler's the largest the
+    strong bots use, out of the strong bots' own (issue 14: compiled once, not linked and optimised again at every
+    level of the bots' calls). One flat tuple: numba's parallel kernels take no tuple of functions inside a tuple,
+    nor its first-class functions a tuple of functions."""
+    return (act, *tools)
 
-    act: Any
-    sampler: Any
+
+@njit(cache=True, inline="always")
+def ask_strong(strong: tuple, row: np.ndarray, s: Any, p: Any, seat: int) -> int:
+    """The action of the strong bot of table row ``row`` at ``seat``, through the entry of ``strong``
+    (``strong_bots``)."""
+    return strong[0](row, s, p, seat, *strong[1:])
 
 
-def strong_signature(state: Any, p: Any) -> Any:
-    """The signature of a game's strong bots' entry ``act(row, s, p, seat, sampler) -> int``
-    (``bots/<game>_strong.py``): ``int64(float64[::1], State, Params, int64, sampler)``, typed from a ``state`` and
-    the rules' ``p``; ``sampler`` is ``cardsim.infoset.count_and_sample`` as a first-class function."""
+def strong_signature(state: Any, p: Any, tools: tuple) -> Any:
+    """The signature of a game's strong bots' entry ``act(row, s, p, seat, *tools) -> int``
+    (``bots/<game>_strong.py``): ``int64(float64[::1], State, Params, int64, *tools)``, typed from a ``state``, the
+    rules' ``p`` and the ``tools`` (``strong_bots``)."""
     return types.int64(types.Array(types.float64, 1, "C"), numba.typeof(state), numba.typeof(p), types.int64,
-                       types.FunctionType(SAMPLER))  # fmt: skip
+                       *(numba.typeof(tool) for tool in tools))  # fmt: skip
 
 
 @cache

@@ -170,10 +170,10 @@ def test_the_card_decision_ignores_the_unused_log():
     own = np.uint64(rec.discards if seat == rec.declarer else 0)
     blank = log.copy()
     blank[n:] = -1
-    choices = set()
+    choices, tools = set(), GAME.strong_tools(sm.new_state(p.players), p)
     for buf in (log.copy(), blank):
         v = strong.View(seat, np.uint64(hand), rec.dealer, rec.trump, rec.declarer, rec.bid, rec.called, own, buf, n)
-        choices.add(int(strong.mc_play(sampler(), 3, streams(3), 1, v, p, np.empty(0, np.uint64))))
+        choices.add(int(strong.mc_play(tools, 3, streams(3), 1, v, p, np.empty(0, np.uint64))))
     assert len(choices) == 1 and choices <= {int(c) for c in FRENCH52.cards_of(hand)}
 
 

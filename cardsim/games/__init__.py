@@ -23,13 +23,13 @@ from cardsim.errors import BotFailure, CardsimError, bot_failure
 from cardsim.lineup import FIRST_STRONG, Lineup, Setting, make_lineup, strong_table
 from cardsim.numba_bots import (
     NumbaBot,
-    StrongBots,
     compile_bots,
     entry,
     first_class,
     raised,
     sampler,
     signature,
+    strong_bots,
     strong_signature,
 )
 from cardsim.options import make_rules
@@ -95,28 +95,36 @@ class Game(ABC):
         sig = signature(self.state_module.new_state(self.seats(rules)), self.params(rules))
         return dataclasses.replace(lineup, functions=compile_bots(lineup.numba_bots, self.name, sig))
 
-    def strong_function(self, rules: Any, table: np.ndarray) -> StrongBots | None:
+    def strong_function(self, rules: Any, table: np.ndarray) -> tuple | None:
         """The kernels' ``strong_bots`` argument for the bot table ``table`` (float64[seats, settings + 1]): None
         when no seat holds a strong bot (numba then compiles no strong bot's code), else the game's strong bots'
-        entry ``act(row, s, p, seat, sampler)`` and the deal sampler as first-class functions
-        (``numba_bots.StrongBots``): each compiled on its own, so the kernels that ask the bots do not link and
-        optimise their code again, nor the bots the sampler's."""
+        entry ``act(row, s, p, seat, *tools)`` and its ``tools`` (``strong_tools``) as first-class functions in
+        one tuple (``numba_bots.strong_bots``): each compiled on its own, so the kernels that ask the bots do not
+        link and optimise their code again, nor the bots the tools'."""
         if strong_table(table) is None:
             return None
         entry = self._strong.get(rules)  # made once per rules: typing a State takes a fifth of a millisecond
         if entry is None:
-            sig = strong_signature(self.state_module.new_state(self.seats(rules)), self.params(rules))
-            entry = self._strong[rules] = StrongBots(first_class(self.strong_module.act, sig), sampler())
+            state, p = self.state_module.new_state(self.seats(rules)), self.params(rules)
+            tools = tuple(self.strong_tools(state, p))  # a plain tuple: numba unpacks no named one into a call
+            entry = strong_bots(first_class(self.strong_module.act, strong_signature(state, p, tools)), tools)
+            self._strong[rules] = entry
         return entry
+
+    def strong_tools(self, state: Any, p: Any) -> tuple:
+        """The first-class functions the strong bots' entry takes last (``numba_bots.strong_bots``) for rounds typed as
+        ``state`` under ``p``: the deal sampler of ``cardsim.infoset``; a game whose bots call more through their
+        addresses adds them."""
+        return (sampler(),)
 
     def act_of(self, rules: Any, row: np.ndarray, s: Any, p: Any, seat: int) -> int:
         """What the built-in bot of table row ``row`` (float64[settings + 1]) does now at ``seat``, the seat to move:
         a strong bot through its compiled entry (``strong_function``: called as it is, a third of the time a
-        dispatcher takes to type its sampler argument), any other through ``bots/<game>.py``. It advances ``s``'s
+        dispatcher takes to type its tools argument), any other through ``bots/<game>.py``. It advances ``s``'s
         streams."""
         if row[0] >= FIRST_STRONG:
             strong = self.strong_function(rules, row.reshape(1, -1))
-            return int(strong.act(row, s, p, seat, strong.sampler))
+            return int(strong[0](row, s, p, seat, *strong[1:]))  # ask_strong, in Python
         return int(self.builtin_module.act(int(row[0]), s, p, seat))
 
     @abstractmethod

@@ -88,6 +88,10 @@ class CallPartner(Game):
     strong_module = strong
     state_type = sm.State
 
+    def strong_tools(self, state: sm.State, p: sm.Params) -> tuple:
+        """The deal sampler and the play-outs, which the strong bots' searches call through their addresses."""
+        return strong.tools(state, p)
+
     def batch(
         self, rules: CallPartnerRules, lineup: Lineup, seed: int, start: int, count: int, games: bool,
         engine: str = "auto", check: bool = False,

@@ -43,7 +43,7 @@ from cardsim.games.callpartner.state import (
     observe,
 )
 from cardsim.lineup import FIRST_STRONG
-from cardsim.numba_bots import USER_BOT
+from cardsim.numba_bots import USER_BOT, ask_strong
 from cardsim.protocol import card_index
 
 SUIT_LETTERS = "SHDC"
@@ -54,13 +54,13 @@ ROUNDS_BLOCK, GAMES_BLOCK = 256, 32  # single deals / whole games per parallel w
 def ask(s: State, p: Params, row: np.ndarray, seat: int, strong_bots: Any, users: tuple | None) -> int:
     """The action of the strong or numba bot of table row ``row`` at ``seat`` (the seat to move). ``strong_bots``
     is None (numba then compiles no strong bot) or the strong bots' entry ``bots.callpartner_strong.act`` and
-    their sampler as first-class functions (``numba_bots.StrongBots``, ``Game.strong_function``); ``users`` is
+    their tools as first-class functions (``numba_bots.strong_bots``, ``Game.strong_function``); ``users`` is
     None or the lineup's numba bots (``Lineup.functions``), each asked with the seat's view and private stream
     (``cardsim.numba_bots``)."""
     if users is not None and row[0] == USER_BOT:
         return users[int(row[1])](observe(s, p, seat), p, np.int64(seat), bot_stream(s, seat))
     if strong_bots is not None:
-        return strong_bots.act(row, s, p, np.int64(seat), strong_bots.sampler)
+        return ask_strong(strong_bots, row, s, p, np.int64(seat))
     return -1  # no bot of either kind: not reached
 
 

@@ -48,7 +48,7 @@ from cardsim.games.wizard.state import (
     store_bids,
     store_trick,
 )
-from cardsim.numba_bots import USER_BOT
+from cardsim.numba_bots import USER_BOT, ask_strong
 
 BLOCK = 64  # rounds or games per parallel work item
 SUIT_LETTERS = "SHDC"
@@ -67,13 +67,13 @@ class Seats(NamedTuple):
 def ask(s: State, p: Params, row: np.ndarray, seat: int, strong_bots: Any, users: tuple | None) -> int:
     """The action of the strong or numba bot of table row ``row`` at ``seat`` (the seat to move). ``strong_bots``
     is None (numba then compiles no strong bot) or the strong bots' entry ``bots.wizard_strong.act`` and
-    their sampler as first-class functions (``numba_bots.StrongBots``, ``Game.strong_function``); ``users`` is
+    their tools as first-class functions (``numba_bots.strong_bots``, ``Game.strong_function``); ``users`` is
     None or the lineup's numba bots (``Lineup.functions``), each asked with the seat's view and private stream
     (``cardsim.numba_bots``)."""
     if users is not None and row[0] == USER_BOT:
         return users[int(row[1])](observe(s, p, seat), p, np.int64(seat), bot_stream(s, seat))
     if strong_bots is not None:
-        return strong_bots.act(row, s, p, np.int64(seat), strong_bots.sampler)
+        return ask_strong(strong_bots, row, s, p, np.int64(seat))
     return -1  # no bot of either kind: not reached
 
 
