@@ -23,6 +23,7 @@ from cardsim.errors import BotFailure, CardsimError, bot_failure
 from cardsim.lineup import FIRST_STRONG, Lineup, Setting, make_lineup, strong_table
 from cardsim.numba_bots import (
     NumbaBot,
+    ask_strong,
     compile_bots,
     entry,
     first_class,
@@ -106,7 +107,7 @@ class Game(ABC):
         entry = self._strong.get(rules)  # made once per rules: typing a State takes a fifth of a millisecond
         if entry is None:
             state, p = self.state_module.new_state(self.seats(rules)), self.params(rules)
-            tools = tuple(self.strong_tools(state, p))  # a plain tuple: numba unpacks no named one into a call
+            tools = self.strong_tools(state, p)
             entry = strong_bots(first_class(self.strong_module.act, strong_signature(state, p, tools)), tools)
             self._strong[rules] = entry
         return entry
@@ -124,7 +125,7 @@ class Game(ABC):
         streams."""
         if row[0] >= FIRST_STRONG:
             strong = self.strong_function(rules, row.reshape(1, -1))
-            return int(strong[0](row, s, p, seat, *strong[1:]))  # ask_strong, in Python
+            return int(ask_strong.py_func(strong, row, s, p, seat))
         return int(self.builtin_module.act(int(row[0]), s, p, seat))
 
     @abstractmethod
