@@ -36,8 +36,8 @@ sample (perfect-information Monte Carlo on the true deal).
 The drivers ask one entry, ``act(row, s, p, seat, *tools)``, at a strong seat's turn of the round's state machine
 (``cardsim.games.callpartner.state``): it hands the bot only that seat's view and its private stream
 (``s.bot_rng[seat]``), never the deal stream nor the other hands. Play-outs are rounds of the same state machine
-played by the built-in bots (``bots.callpartner.run``), which the searches call through its address
-(``Tools``), as they call the deal sampler.
+played by the built-in bots (``bots.callpartner.run``). ``act`` calls the searches, and the searches the play-outs
+and the deal sampler, through their addresses (``Tools``): each is compiled once.
 """
 
 from __future__ import annotations
@@ -178,19 +178,44 @@ def play_to_end(s: State, p: Params, bots: np.ndarray) -> int:
 
 
 class Tools(NamedTuple):
-    """What the strong bots' entry ``act`` takes last (one argument each: numba's first-class functions take no
-    tuple of functions): functions the searches call through their addresses (first-class functions, ``tools``),
-    so that each is compiled once, not linked into every search that calls it and optimised by LLVM there again
-    (issue 14: ``run`` was in seven of the bots' compiled modules)."""
+    """What the strong bots' entry ``act`` takes last, one argument each (numba's first-class functions take no
+    tuple of functions): the functions the bots call through their addresses (first-class functions, ``tools``),
+    so that each is compiled once, not linked into every function that calls it and optimised by LLVM there again
+    (issue 14: ``run`` was in seven of the bots' compiled modules, the searches in ``act``). The searches take
+    the first two the same way."""
 
     sample: Any  # cardsim.infoset.count_and_sample (numba_bots.sampler)
     play_to_end: Any
+    mc_bid: Any
+    mc_call: Any
+    mc_discard: Any
+    mc_play: Any
+    ismcts_play: Any
 
 
 def tools(state: State, p: Params) -> Tools:
-    """The strong bots' ``Tools`` for rounds typed as ``state`` under ``p`` (``Game.strong_function``)."""
-    sig = types.int64(*(numba.typeof(arg) for arg in (state, p, heuristics())))
-    return Tools(deal_sampler(), first_class(play_to_end, sig))
+    """The strong bots' ``Tools`` for rounds typed as ``state`` under ``p`` (``Game.strong_function``): each
+    search compiled for the types ``decide`` calls it with (the seat's view, stream and ``true_piles``)."""
+    state_type, p_type, i64 = numba.typeof(state), numba.typeof(p), types.int64
+    sample = deal_sampler()
+    to_end = first_class(play_to_end, i64(state_type, p_type, numba.typeof(heuristics())))
+    rng, view = (returned(function, (state_type, i64)) for function in (bot_stream, view_of))
+    functions = (numba.typeof(sample), numba.typeof(to_end))
+    card_search = (*functions, i64, rng, i64, view, p_type, types.Array(types.uint64, 1, "C"))
+    return Tools(
+        sample, to_end,
+        first_class(mc_bid, i64(i64, i64, rng, i64, types.uint64, i64, i64, p_type, i64)),
+        first_class(mc_call, i64(*card_search)),
+        first_class(mc_discard, types.uint64(*card_search)),
+        first_class(mc_play, i64(*card_search)),
+        first_class(ismcts_play, i64(*card_search[:3], types.float64, *card_search[3:])),
+    )  # fmt: skip
+
+
+def returned(function: Any, args: tuple) -> Any:
+    """The numba type ``function`` (an ``@njit`` dispatcher) returns for arguments of the types ``args``."""
+    function.compile(args)
+    return function.overloads[args].signature.return_type
 
 
 class View(NamedTuple):
@@ -343,7 +368,8 @@ def _start_deal(base: State, v: View, p: Params, deal: np.ndarray, gone: np.ndar
 
 
 @njit(cache=True)
-def mc_play(tools: Tools, samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> int:
+def mc_play(sample: Any, play_to_end: Any, samples: int, rng: np.ndarray, stream: int, v: View, p: Params,
+            truth: np.ndarray) -> int:  # fmt: skip
     """PIMC: the legal card with the best mean score of ``v.seat`` over ``samples`` deals of its information set,
     each played to the end by the heuristic (rounds of the state machine started at the first trick with the
     sampled hands, the log replayed). ``truth`` as for ``_card_deals``."""
@@ -351,7 +377,7 @@ def mc_play(tools: Tools, samples: int, rng: np.ndarray, stream: int, v: View, p
     legal = _legal_now(v, p)
     if not legal & (legal - np.uint64(1)):
         return lowest_card(legal)
-    deals, gone = _card_deals(tools.sample, samples, rng, stream, v, p, truth)
+    deals, gone = _card_deals(sample, samples, rng, stream, v, p, truth)
     totals = np.zeros(popcount(legal), np.int64)
     base, work, hands, table = new_state(players), new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
@@ -362,15 +388,15 @@ def mc_play(tools: Tools, samples: int, rng: np.ndarray, stream: int, v: View, p
             m &= m - np.uint64(1)
             copy_into(work, base)
             _play(work, p, card)
-            tools.play_to_end(work, p, table)
+            play_to_end(work, p, table)
             totals[c] += work.scores[seat]
             c += 1
     return nth_best(legal, totals)
 
 
 @njit(cache=True)
-def ismcts_play(tools: Tools, iterations: int, c: float, rng: np.ndarray, stream: int, v: View, p: Params,
-                truth: np.ndarray) -> int:  # fmt: skip
+def ismcts_play(sample: Any, play_to_end: Any, iterations: int, c: float, rng: np.ndarray, stream: int, v: View,
+                p: Params, truth: np.ndarray) -> int:  # fmt: skip
     """SO-ISMCTS (``cardsim.search``) over the card play: each iteration takes one deal of ``_card_deals`` (the
     same true deal in every iteration for the cheating bot), descends the tree by UCB over the legal cards of the
     seat to move (each seat maximising its own score), adds one node, plays the round out with the heuristic and
@@ -379,7 +405,7 @@ def ismcts_play(tools: Tools, iterations: int, c: float, rng: np.ndarray, stream
     legal = _legal_now(v, p)
     if not legal & (legal - np.uint64(1)):
         return lowest_card(legal)
-    deals, gone = _card_deals(tools.sample, iterations, rng, stream, v, p, truth)
+    deals, gone = _card_deals(sample, iterations, rng, stream, v, p, truth)
     tree = new_tree(iterations + 1, np.int64(DECK_SIZE))
     path = np.zeros(DECK_SIZE + 1, np.int64)
     work, hands, table, rewards = new_state(players), np.empty(players, np.uint64), heuristics(), np.empty(players)
@@ -398,7 +424,7 @@ def ismcts_play(tools: Tools, iterations: int, c: float, rng: np.ndarray, stream
             path[depth], depth, node = child, depth + 1, child
             if new:
                 break
-        tools.play_to_end(work, p, table)
+        play_to_end(work, p, table)
         for s in range(players):
             rewards[s] = (work.scores[s] + MAX_BID) / (2.0 * MAX_BID)
         backpropagate(tree, path, depth, rewards)
@@ -421,14 +447,15 @@ def nth_best(legal: np.uint64, totals: np.ndarray) -> int:
 
 @njit(cache=True)
 def mc_bid(samples: int, bonus: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, dealer: int, p: Params,
-           high: int) -> tuple:  # fmt: skip
-    """(number, suit) with the best expected score over ``samples`` completions of the hand (the bid advice's
-    kernel, all seats ``heuristic_v1``), or (0, 0) to pass when passing does better. A bid must exceed ``high``.
+           high: int) -> int:  # fmt: skip
+    """The bid (4 * number + suit) with the best expected score over ``samples`` completions of the hand (the bid
+    advice's kernel, all seats ``heuristic_v1``), or PASS when passing does better. A bid must exceed ``high``.
     ``bonus`` points are added to the declaring side's play-out points, because the bot plays its own cards better
     than the ``heuristic_v1`` play-outs do; a bonus of 1 rated the bids best (docs/bots.md)."""
     players = p.players
     if samples == 0:
-        return heuristic_bid(hand, high, players, BID_MARGIN_V1)  # as its play-outs bid
+        number, suit = heuristic_bid(hand, high, players, BID_MARGIN_V1)  # as its play-outs bid
+        return PASS if number == 0 else 4 * number + suit
     seed = next_u64(rng, stream)
     place = (seat - dealer - 1) % players  # the advice counts seats from the dealer's left
     side = np.empty((samples, PASS_PLAY), np.int8)
@@ -445,16 +472,16 @@ def mc_bid(samples: int, bonus: int, rng: np.ndarray, stream: int, hand: np.uint
             total = level * (2 * made - samples)
             if total > best_total:
                 best, best_suit, best_total = level, suit, total
-    return best, best_suit
+    return PASS if best == 0 else 4 * best + best_suit
 
 
 @njit(cache=True)
-def play_out(tools: Tools, s: State, p: Params, bots: np.ndarray, hands: np.ndarray, contract: Contract) -> int:
+def play_out(play_to_end: Any, s: State, p: Params, bots: np.ndarray, hands: np.ndarray, contract: Contract) -> int:
     """The declarer's score (C9) when the ``bots`` (``heuristics()``) play a whole deal from ``hands`` (at the first
-    trick) in the round ``s`` under ``contract`` (through ``tools.play_to_end``). The partner is whoever else holds
+    trick) in the round ``s`` under ``contract`` (through ``play_to_end``'s address). The partner is whoever else holds
     the called card (nobody if the declarer has it or discarded it)."""
     start_play(s, p, hands, contract)
-    tools.play_to_end(s, p, bots)
+    play_to_end(s, p, bots)
     return s.scores[contract.declarer]
 
 
@@ -472,7 +499,8 @@ def unseen_deals(sampler: Any, samples: int, rng: np.ndarray, stream: int, v: Vi
 
 
 @njit(cache=True)
-def mc_call(tools: Tools, samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray) -> int:
+def mc_call(sample: Any, play_to_end: Any, samples: int, rng: np.ndarray, stream: int, v: View, p: Params,
+            truth: np.ndarray) -> int:  # fmt: skip
     """C5: among the ``CALL_CANDIDATES`` strongest cards not in the declarer's hand, the one with the best mean
     score of the declarer ``v.seat`` over ``samples`` deals of the unseen cards, each played out by the heuristic
     after the heuristic's discards; the heuristic's call (the first) on ties and when ``samples`` is 0."""
@@ -484,7 +512,7 @@ def mc_call(tools: Tools, samples: int, rng: np.ndarray, stream: int, v: View, p
     for i in range(BY_KEY.shape[1]):
         if n < CALL_CANDIDATES and not hand & bit(BY_KEY[trump, i]):
             candidates[n], n = BY_KEY[trump, i], n + 1
-    deals = unseen_deals(tools.sample, samples, rng, stream, v, players, truth)
+    deals = unseen_deals(sample, samples, rng, stream, v, players, truth)
     totals = np.zeros(n, np.int64)
     s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
@@ -494,13 +522,13 @@ def mc_call(tools: Tools, samples: int, rng: np.ndarray, stream: int, v: View, p
             copy_items(hands, deals[i], players)
             hands[seat] = full ^ discards
             contract = Contract(v.dealer, seat, v.bid, trump, candidates[c], discards)
-            totals[c] += play_out(tools, s, p, table, hands, contract)
+            totals[c] += play_out(play_to_end, s, p, table, hands, contract)
     return candidates[np.argmax(totals)]  # the first of the best
 
 
 @njit(cache=True)
-def mc_discard(tools: Tools, samples: int, rng: np.ndarray, stream: int, v: View, p: Params, truth: np.ndarray
-               ) -> np.uint64:  # fmt: skip
+def mc_discard(sample: Any, play_to_end: Any, samples: int, rng: np.ndarray, stream: int, v: View, p: Params,
+               truth: np.ndarray) -> np.uint64:  # fmt: skip
     """C6: the discards still to lay down (k more besides ``v.discards``, those made so far; k = the kitty's size
     less their number) with the best mean score of the declarer ``v.seat`` over ``samples`` deals of the other
     hands, each played out by the heuristic. Candidates: every k of the k + 2 cards of the hand (which holds the
@@ -519,7 +547,7 @@ def mc_discard(tools: Tools, samples: int, rng: np.ndarray, stream: int, v: View
                 if bits >> j & 1:
                     chosen |= bit(nth_card(pool, j))
             candidates[n], n = chosen, n + 1
-    deals = unseen_deals(tools.sample, samples, rng, stream, v, players, truth)
+    deals = unseen_deals(sample, samples, rng, stream, v, players, truth)
     totals = np.zeros(n, np.int64)
     s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
@@ -527,7 +555,7 @@ def mc_discard(tools: Tools, samples: int, rng: np.ndarray, stream: int, v: View
             copy_items(hands, deals[i], players)
             hands[seat] = full ^ candidates[c]
             contract = Contract(v.dealer, seat, v.bid, trump, v.called, candidates[c])
-            totals[c] += play_out(tools, s, p, table, hands, contract)
+            totals[c] += play_out(play_to_end, s, p, table, hands, contract)
     best, best_total = own, -(1 << 62)
     for c in range(n):
         if totals[c] > best_total or (totals[c] == best_total and candidates[c] == own):
@@ -562,35 +590,36 @@ def decide(row: np.ndarray, rng: np.ndarray, stream: int, v: State, p: Params, s
         if slots[FORCED]:  # all passed: the dealer's trump as the heuristic's
             return 4 * MIN_BID + best_trump(hand, p.players)[0]
         samples, bonus = (row[2], row[4]) if row[0] == MC else (row[3], row[5] if row[0] == ISMCTS else row[4])
-        number, suit = mc_bid(int(samples), int(bonus), rng, stream, hand, seat, slots[DEALER], p, bid)
-        return PASS if number == 0 else 4 * number + suit
+        return tools.mc_bid(int(samples), int(bonus), rng, stream, hand, seat, slots[DEALER], p, bid)
     contract_samples = 1 if row[0] == OMNISCIENT else int(row[3] if row[0] == MC else row[4])
     view = view_of(v, seat)
     if phase == CALL:  # C5, before it sees the kitty
-        return mc_call(tools, contract_samples, rng, stream, view, p, truth)
+        return tools.mc_call(tools.sample, tools.play_to_end, contract_samples, rng, stream, view, p, truth)
     if phase == DISCARD:  # C6: the discards chosen at the first step of this seat, laid down one a step
         plan = np.uint64(slots[PLAN]) & hand
         if not plan:
-            plan = mc_discard(tools, contract_samples, rng, stream, view, p, truth)
+            plan = tools.mc_discard(tools.sample, tools.play_to_end, contract_samples, rng, stream, view, p, truth)
             slots[PLAN] = np.int64(plan)
         return lowest_card(plan)
     if row[0] == MC:
-        return mc_play(tools, int(row[1]), rng, stream, view, p, truth)
-    return ismcts_play(tools, int(row[1]), row[2], rng, stream, view, p, truth)
+        return tools.mc_play(tools.sample, tools.play_to_end, int(row[1]), rng, stream, view, p, truth)
+    return tools.ismcts_play(tools.sample, tools.play_to_end, int(row[1]), row[2], rng, stream, view, p, truth)
 
 
 @njit(cache=True)
-def act(row: np.ndarray, s: State, p: Params, seat: int, sample: Any, play_on: Any) -> int:
+def act(row: np.ndarray, s: State, p: Params, seat: int, sample: Any, play_to_end: Any, mc_bid: Any, mc_call: Any,
+        mc_discard: Any, mc_play: Any, ismcts_play: Any) -> int:  # fmt: skip
     """The one entry of the strong bots: the action of the strong bot of table row ``row`` for ``seat``, the seat
     to move (codes as in ``state``). An honest bot gets only ``observe(s, p, seat)`` and its seat's private stream
     (``state.bot_stream``: a one-way function of the round key, never the deal stream ``s.rng``, from whose state
-    the hidden cards follow); ``omniscient`` also ``true_piles(s)`` once the auction is over. ``sample`` and
-    ``play_on``: the ``Tools`` the searches call through their addresses (``numba_bots.strong_bots``)."""
+    the hidden cards follow); ``omniscient`` also ``true_piles(s)`` once the auction is over. ``sample`` ..
+    ``ismcts_play``: the ``Tools`` (these functions through their addresses, ``numba_bots.strong_bots``)."""
     v = observe(s, p, seat)
     cheat = row[0] == OMNISCIENT and s.slots[PHASE] != AUCTION
     truth = true_piles(s) if cheat else np.empty(0, np.uint64)
     stream = np.int64(0)  # typed: see bots.callpartner.run
-    action = decide(row, bot_stream(s, seat), stream, v, p, seat, truth, Tools(sample, play_on))
+    tools = Tools(sample, play_to_end, mc_bid, mc_call, mc_discard, mc_play, ismcts_play)
+    action = decide(row, bot_stream(s, seat), stream, v, p, seat, truth, tools)
     if s.slots[PHASE] == DISCARD:
         s.slots[PLAN] = v.slots[PLAN]  # the declarer's plan of discards: its own memory for its next steps
     return action

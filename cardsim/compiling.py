@@ -50,7 +50,7 @@ ESTIMATES: dict[tuple[str, str], float] = {
     ("wizard", "fast"): 12, ("wizard", "strong"): 44, ("wizard", "check"): 19, ("wizard", "strong check"): 52,
     ("wizard", "python"): 15, ("wizard", "replay"): 13, ("wizard", "strong replay"): 47, ("wizard", "advice"): 20,
     ("wizard", "strong advice"): 50, ("wizard", "round"): 10,
-    ("callpartner", "fast"): 17, ("callpartner", "strong"): 68, ("callpartner", "check"): 20,
+    ("callpartner", "fast"): 17, ("callpartner", "strong"): 60, ("callpartner", "check"): 20,
     ("callpartner", "strong check"): 77, ("callpartner", "python"): 21, ("callpartner", "replay"): 15,
     ("callpartner", "strong replay"): 58, ("callpartner", "advice"): 18, ("callpartner", "strong advice"): 27,
     ("callpartner", "round"): 12,

@@ -79,12 +79,12 @@ def test_the_discards_keep_the_points_a_bid_of_20_needs():
     v = strong.View(seat, full, dealer, trump, seat, 20, called, np.uint64(0), np.empty(0, np.int64), 0)
     p = sm.params(GAME.make_rules({"discards_count": False}))
     tools = GAME.strong_tools(sm.new_state(p.players), p)
-    chosen = int(strong.mc_discard(tools, 32, rng, 1 + seat, v, p, np.empty(0, np.uint64)))
+    chosen = int(strong.mc_discard(*tools[:2], 32, rng, 1 + seat, v, p, np.empty(0, np.uint64)))
     assert chosen == FRENCH52.mask("S4 S5 H2 D2")
     # Discards begun by another player of the seat (a Round: one made by hand, the bot asked for the rest): the
     # bot chooses the rest by the same play-outs, here the three cards of its best choice besides the one made.
     made = np.uint64(FRENCH52.mask("S4"))
     begun = strong.View(seat, full & ~made, dealer, trump, seat, 20, called, made, np.empty(0, np.int64), 0)
     seed_streams(rng, np.uint64(5), 0, 0)
-    chosen = int(strong.mc_discard(tools, 32, rng, 1 + seat, begun, p, np.empty(0, np.uint64)))
+    chosen = int(strong.mc_discard(*tools[:2], 32, rng, 1 + seat, begun, p, np.empty(0, np.uint64)))
     assert chosen == FRENCH52.mask("S5 H2 D2")

@@ -21,6 +21,7 @@ from cardsim.games.callpartner import state as sm
 from cardsim.games.callpartner.game import GAME
 from cardsim.games.callpartner.play import SUIT_LETTERS, Trick
 from cardsim.games.callpartner.rules import SUIT_MASK, SUIT_OF
+from cardsim.games.callpartner.state import PASS
 from cardsim.infoset import count_deals, sample_deals
 from cardsim.lineup import builtin_row
 from cardsim.numba_bots import sampler
@@ -173,7 +174,7 @@ def test_the_card_decision_ignores_the_unused_log():
     choices, tools = set(), GAME.strong_tools(sm.new_state(p.players), p)
     for buf in (log.copy(), blank):
         v = strong.View(seat, np.uint64(hand), rec.dealer, rec.trump, rec.declarer, rec.bid, rec.called, own, buf, n)
-        choices.add(int(strong.mc_play(tools, 3, streams(3), 1, v, p, np.empty(0, np.uint64))))
+        choices.add(int(strong.mc_play(*tools[:2], 3, streams(3), 1, v, p, np.empty(0, np.uint64))))
     assert len(choices) == 1 and choices <= {int(c) for c in FRENCH52.cards_of(hand)}
 
 
@@ -189,7 +190,8 @@ def test_mc_bid_bids_a_sure_contract_to_20_and_what_the_advice_rates_best():
     weak = "S3 S4 H3 H5 H6 D3 D5 D7 C3 C4 C5 C6"
 
     def bid(hand, high, bonus=0):  # seat 1, the dealer seat 3: the advice's seat 1 (counted from the dealer's left)
-        return strong.mc_bid(400, bonus, streams(11), 1, np.uint64(FRENCH52.mask(hand)), 1, 3, P4, high)
+        action = strong.mc_bid(400, bonus, streams(11), 1, np.uint64(FRENCH52.mask(hand)), 1, 3, P4, high)
+        return (0, 0) if action == PASS else divmod(action, 4)  # (number, suit)
 
     for high in (0, 15, 19):
         assert bid(sure, high) == (20, SUIT_LETTERS.index("S"))

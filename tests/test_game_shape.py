@@ -24,6 +24,9 @@ WIDER = {
     # The register-level trick loop takes the State's arrays one by one: passing the State bundle into a loop
     # without reference counts costs a count per array and call (docs/DESIGN.md, fast loops).
     "bots/callpartner.py:play_tricks": 10,
+    # The strong entry takes its tools one argument each (numba's first-class functions take no tuple of
+    # functions): the searches called through their addresses, not linked into it (about 2.5 s of a cold compile).
+    "bots/callpartner_strong.py:act": 11,
 }
 
 

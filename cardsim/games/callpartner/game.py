@@ -89,7 +89,7 @@ class CallPartner(Game):
     state_type = sm.State
 
     def strong_tools(self, state: sm.State, p: sm.Params) -> tuple:
-        """The deal sampler and the play-outs, which the strong bots' searches call through their addresses."""
+        """The deal sampler, the play-outs and the searches, which the strong bots call through their addresses."""
         return strong.tools(state, p)
 
     def batch(

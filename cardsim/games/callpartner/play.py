@@ -157,7 +157,7 @@ def asking_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, user
     _play_asking(new_state(p.players), np.zeros(p.players, np.int64), work, p, bots, strong_bots, users, checks, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called once, by asking_block: not linked and optimised a second time
 def _play_asking(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray,
                  strong_bots: Any, users: tuple | None, checks: np.ndarray | None,
                  out: Out) -> None:  # fmt: skip
