@@ -64,20 +64,18 @@ def test_callpartner_random_and_other_lineups_each_compile_their_own_trick_loop(
     ``builtin_block``: numba resolves ``run_inline``'s ``random_lineup`` constant as it compiles each loop, so the
     random one holds ``random_tricks`` and not the general ``play_tricks``, and the other the other way round
     (each under the 15 s cold-compile budget). Checked in the LLVM IR of a fresh, uncached compile of each loop."""
-    from numba import njit, typeof
+    from numba import njit
 
     from cardsim.games.callpartner import play
 
     simulate("callpartner", "random", rounds=2)
     simulate("callpartner", "heuristic,random,random,random", rounds=2)
-    loops = [(play.random_block, play._play_random, "random_tricks", "play_tricks"),
-             (play.builtin_block, play._play_builtin, "play_tricks", "random_tricks")]  # fmt: skip
-    for block, loop, own, other in loops:
-        work, p, bots, _, _, checks, out = block.signatures[0]  # (others may have come with --check)
-        fresh = njit(_nrt=False)(loop.py_func)  # a kernel loaded from the cache keeps no IR
-        fresh.compile((typeof(play.new_state(4)), types.int64[::1], work, p, bots, checks, out))
+    loops = [(play.random_block, "random_tricks", "play_tricks"), (play.builtin_block, "play_tricks", "random_tricks")]
+    for block, own, other in loops:
+        fresh = njit(_nrt=False)(block.py_func)  # a kernel loaded from the cache keeps no IR
+        fresh.compile(block.signatures[0])  # (others may have come with --check)
         llvm = "".join(fresh.inspect_llvm().values())
-        assert own in llvm and other not in llvm, loop.__name__
+        assert own in llvm and other not in llvm, block.__name__
 
 
 def test_callpartner_strong_entry_calls_the_searches_through_their_addresses():

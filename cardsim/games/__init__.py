@@ -179,7 +179,12 @@ class Game(ABC):
         block = self.play_blocks[strong is not None or lineup.functions is not None]
         if self.random_block is not None and all(b == self.builtin_bots["random"] for b in lineup.bots):
             block = self.random_block
-        self.play_module.simulate_games(*args, entry(block, *args))
+        self.play_module.simulate_games(*args, entry(block, *self.scratch(params), *args))
+
+    def scratch(self, params: Any) -> tuple:
+        """What the game's batch kernel allocates for each work item and passes it first (``simulate``: these values
+        type the work item), e.g. call-partner's ``play.scratch``; nothing by default."""
+        return ()
 
     def rates(self, batch: Batch) -> dict[str, np.ndarray]:
         """The game's own yes/no measures as [round, seat], summarised per seat as rates (e.g. exact predictions)."""

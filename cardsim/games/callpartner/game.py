@@ -88,6 +88,9 @@ class CallPartner(Game):
     strong_module = strong
     state_type = sm.State
 
+    def scratch(self, params: sm.Params) -> tuple:
+        return play.scratch(params)
+
     def strong_tools(self, state: sm.State, p: sm.Params) -> tuple:
         """The deal sampler, the play-outs and the searches, which the strong bots call through their addresses."""
         return strong.tools(state, p)

@@ -125,44 +125,47 @@ def simulate_games(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, us
     ``checks``: None (numba compiles no checks), or uint64[units, audit.SLOTS] for ``--check``: with built-in bots
     only, the fast loops check every card against the unit's row (``state.audit_card``, ``cardsim.audit``) and the
     full ``state.check`` runs as the tricks begin; with a strong bot, ``run_checked`` steps and checks the whole
-    round. Column ``audit.STEPS`` counts the steps checked. ``work_item``: ``builtin_block`` or ``asking_block``
-    as a first-class function (``Game.simulate``)."""
+    round. Column ``audit.STEPS`` counts the steps checked. ``work_item``: ``builtin_block``, ``random_block`` or
+    ``asking_block`` as a first-class function (``Game.simulate``), given a ``scratch`` of its own."""
     block = GAMES_BLOCK if work.games else ROUNDS_BLOCK
     for b in prange((out.played.shape[0] + block - 1) // block):
-        work_item(Work(work.seed, work.start, work.games, np.uint64(b)), p, bots, strong_bots, users, checks, out)
+        s, totals = scratch(p)  # a call: numba hoists no call out of a parallel loop, so each item has its own
+        work_item(s, totals, Work(work.seed, work.start, work.games, np.uint64(b)), p, bots, strong_bots, users,
+                  checks, out)  # fmt: skip
 
 
 @njit(cache=True)
-def builtin_block(work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None, checks: np.ndarray | None,
-                  out: Out) -> None:  # fmt: skip
+def scratch(p: Params) -> tuple:
+    """What a work item plays on, allocated by ``simulate_games`` for it (``Game.scratch``): a State and the game's
+    totals, int64[players]. The built-in loops then allocate nothing and count no references (``_nrt=False``)
+    and are the work items themselves, not linked into an allocating one and optimised by LLVM there again
+    (about 1 s of a cold compile)."""
+    return new_state(p.players), np.zeros(p.players, np.int64)
+
+
+@njit(cache=True, _nrt=False)
+def builtin_block(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, strong_bots: None,
+                  users: None, checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """The units of ``work`` (a work item of ``simulate_games``, which calls it through its address: its code is
-    not linked into the kernel and optimised again) for a lineup of built-in bots, on one State."""
-    _play_builtin(new_state(p.players), np.zeros(p.players, np.int64), work, p, bots, checks, out)
+    not linked into the kernel and optimised again) for a lineup of built-in bots (``_play_deals``)."""
+    _play_deals(s, totals, work, p, bots, checks, out, ANY_LINEUP)
 
 
-@njit(cache=True)
-def random_block(work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None, checks: np.ndarray | None,
-                 out: Out) -> None:  # fmt: skip
+@njit(cache=True, _nrt=False)
+def random_block(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, strong_bots: None,
+                 users: None, checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """``builtin_block`` for a lineup of random bots only (``Game.random_block``): its loop compiles the random
     bot alone, and ``builtin_block``'s compiles no random lineup's fast loops (``run_inline``)."""
-    _play_random(new_state(p.players), np.zeros(p.players, np.int64), work, p, bots, checks, out)
+    _play_deals(s, totals, work, p, bots, checks, out, RANDOM_LINEUP)
 
 
 @njit(cache=True)
-def asking_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
-                 checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
-    """``builtin_block`` for a lineup with a strong or numba bot: a function of its own (``Game.play_blocks``), so
-    that a strong lineup does not compile the built-in loop too (numba does not prune an ``is None`` test of an
-    array argument)."""
-    _play_asking(new_state(p.players), np.zeros(p.players, np.int64), work, p, bots, strong_bots, users, checks, out)
-
-
-@njit(cache=True, inline="always")  # called once, by asking_block: not linked and optimised a second time
-def _play_asking(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray,
-                 strong_bots: Any, users: tuple | None, checks: np.ndarray | None,
-                 out: Out) -> None:  # fmt: skip
-    """The units of ``work`` with a strong or numba bot: each round through ``run`` (or ``run_checked``); such a
-    bot's own stream is seeded from the round's key when it first decides (``state.bot_stream``)."""
+def asking_block(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, strong_bots: Any,
+                 users: tuple | None, checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+    """``builtin_block`` for a lineup with a strong or numba bot, each round through ``run`` (or ``run_checked``):
+    a function of its own (``Game.play_blocks``), so that a strong lineup does not compile the built-in loop too
+    (numba does not prune an ``is None`` test of an array argument). Such a bot's own stream is seeded from the
+    round's key when it first decides (``state.bot_stream``)."""
     slots, players = s.slots, p.players
     for u in range(*_units(work, out)):
         totals[:] = 0
@@ -178,26 +181,12 @@ def _play_asking(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.n
         out.played[u] = d
 
 
-@njit(cache=True, _nrt=False)
-def _play_builtin(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, checks: np.ndarray | None,
-                  out: Out) -> None:  # fmt: skip
-    """The units of ``work`` for built-in bots (``_play_deals``)."""
-    _play_deals(s, totals, work, p, bots, checks, out, ANY_LINEUP)
-
-
-@njit(cache=True, _nrt=False)
-def _play_random(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, checks: np.ndarray | None,
-                 out: Out) -> None:  # fmt: skip
-    """The units of ``work`` for random bots only (``_play_deals``)."""
-    _play_deals(s, totals, work, p, bots, checks, out, RANDOM_LINEUP)
-
-
 @njit(cache=True, inline="always")
 def _play_deals(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, checks: np.ndarray | None,
                 out: Out, random_lineup: bool) -> None:  # fmt: skip
     """The units of ``work`` with no reference counts and the round's ``deal`` and ``run`` inlined: a call per
     round costs random self-play 9% and checked heuristic play 6% (docs/DESIGN.md, fast loops). Inlined into
-    ``_play_builtin`` and ``_play_random``, whose ``random_lineup`` constant numba resolves as it compiles each
+    ``builtin_block`` and ``random_block``, whose ``random_lineup`` constant numba resolves as it compiles each
     (``run_inline``). ``checks``: see ``simulate_games``."""
     slots, points, scores, players = s.slots, s.points, s.scores, p.players
     for u in range(*_units(work, out)):
