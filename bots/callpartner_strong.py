@@ -108,7 +108,7 @@ from cardsim.games.callpartner.state import (
 )
 from cardsim.infoset import sample_view, true_deals
 from cardsim.lineup import FIRST_STRONG, MAX_SETTINGS, Setting
-from cardsim.numba_bots import first_class
+from cardsim.numba_bots import first_class, returned
 from cardsim.numba_bots import sampler as deal_sampler
 from cardsim.rng import next_u64
 from cardsim.search import backpropagate, best_card, expand, new_tree, select
@@ -210,12 +210,6 @@ def tools(state: State, p: Params) -> Tools:
         first_class(mc_play, i64(*card_search)),
         first_class(ismcts_play, i64(*card_search[:3], types.float64, *card_search[3:])),
     )  # fmt: skip
-
-
-def returned(function: Any, args: tuple) -> Any:
-    """The numba type ``function`` (an ``@njit`` dispatcher) returns for arguments of the types ``args``."""
-    function.compile(args)
-    return function.overloads[args].signature.return_type
 
 
 class View(NamedTuple):

@@ -108,6 +108,14 @@ def first_class(function: Any, sig: Any) -> CompileResultWAP:
     return CompileResultWAP(function.overloads[sig.args])
 
 
+def returned(function: Any, args: tuple) -> Any:
+    """The numba type ``function`` (an ``@njit`` dispatcher) returns for arguments of the types ``args``: a part of
+    the signature of a first-class function that takes what ``function`` returns (compiled, or loaded from its
+    cache, for ``args``)."""
+    function.compile(args)
+    return function.overloads[args].signature.return_type
+
+
 def entry(function: Any, *args: Any) -> CompileResultWAP:
     """``function`` compiled, or loaded from its cache, for the types of ``args``, as a first-class function: the
     work item a batch kernel's parallel loop calls through its address (``play_block``). Called directly, its
