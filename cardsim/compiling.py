@@ -33,8 +33,9 @@ from numba.core import event, types
 # game and kind) on the 2-core development machine on 2026-12-04 (load average about 1), once numba's flags were
 # compared cheaply (``cardsim.compiler_flags``) and call-partner's strong bots called their play-outs through their
 # address; each figure rounded up by about 15% (the ``numba`` kind and the strong advice of Differenzler and
-# call-partner, which the script does not measure, are older). ``fast`` is the slower of a random and a heuristic
-# lineup (the script's ``fast`` and ``heuristic``).
+# call-partner, which the script does not measure, are older). The strong kinds were measured again the same day,
+# once the deal sampler was compiled as one function (``cardsim.infoset.count_and_sample``). ``fast`` is the slower
+# of a random and a heuristic lineup (the script's ``fast`` and ``heuristic``).
 # After the ``strong`` kind (as ``cardsim warmup --strong`` runs it) ``strong timing`` needs less, as the strong
 # bots' entry is then compiled.
 # Kinds: the batch kernels of a lineup of random and heuristic bots (``fast``), with a strong bot (``strong``) or a
@@ -43,18 +44,18 @@ from numba.core import event, types
 # (``replay``, ``strong replay``), the bid advice (``advice``, ``strong advice``: Wizard's only) and ``Round``'s
 # state machine (``round``).
 ESTIMATES: dict[tuple[str, str], float] = {
-    ("differenzler", "fast"): 8, ("differenzler", "strong"): 52, ("differenzler", "check"): 10,
-    ("differenzler", "strong check"): 55, ("differenzler", "python"): 10, ("differenzler", "replay"): 7,
-    ("differenzler", "strong replay"): 43, ("differenzler", "advice"): 13, ("differenzler", "strong advice"): 22,
+    ("differenzler", "fast"): 8, ("differenzler", "strong"): 42, ("differenzler", "check"): 10,
+    ("differenzler", "strong check"): 50, ("differenzler", "python"): 10, ("differenzler", "replay"): 7,
+    ("differenzler", "strong replay"): 40, ("differenzler", "advice"): 13, ("differenzler", "strong advice"): 22,
     ("differenzler", "round"): 8,
-    ("wizard", "fast"): 12, ("wizard", "strong"): 44, ("wizard", "check"): 19, ("wizard", "strong check"): 52,
-    ("wizard", "python"): 15, ("wizard", "replay"): 13, ("wizard", "strong replay"): 47, ("wizard", "advice"): 20,
-    ("wizard", "strong advice"): 50, ("wizard", "round"): 10,
+    ("wizard", "fast"): 12, ("wizard", "strong"): 40, ("wizard", "check"): 19, ("wizard", "strong check"): 49,
+    ("wizard", "python"): 15, ("wizard", "replay"): 13, ("wizard", "strong replay"): 39, ("wizard", "advice"): 20,
+    ("wizard", "strong advice"): 47, ("wizard", "round"): 10,
     ("callpartner", "fast"): 17, ("callpartner", "strong"): 60, ("callpartner", "check"): 20,
-    ("callpartner", "strong check"): 77, ("callpartner", "python"): 21, ("callpartner", "replay"): 15,
-    ("callpartner", "strong replay"): 58, ("callpartner", "advice"): 18, ("callpartner", "strong advice"): 27,
+    ("callpartner", "strong check"): 62, ("callpartner", "python"): 21, ("callpartner", "replay"): 15,
+    ("callpartner", "strong replay"): 52, ("callpartner", "advice"): 18, ("callpartner", "strong advice"): 27,
     ("callpartner", "round"): 12,
-    ("differenzler", "strong timing"): 41, ("wizard", "strong timing"): 41, ("callpartner", "strong timing"): 51,
+    ("differenzler", "strong timing"): 41, ("wizard", "strong timing"): 38, ("callpartner", "strong timing"): 53,
     ("differenzler", "numba"): 26, ("wizard", "numba"): 33, ("callpartner", "numba"): 54,
 }  # fmt: skip
 GAME_NAMES = {"differenzler": "Differenzler", "wizard": "Wizard", "callpartner": "call-partner"}
