@@ -120,7 +120,7 @@ def _complete(seed: np.uint64, sample: int, q: Question, p: st.Params, bots: np.
     turned = deal_completion(dealt.rng, q.hand, q.seat, players, q.turn_from, hands)
     st.start(dealt, p, players - 1, hands, turned, q.trump)
     for b in range(scores.shape[1]):
-        st.copy_to(s, dealt)
+        st.copy_into(s, dealt)
         run(s, p, stop, strong_bots, None)  # to the seat's bid
         if st.apply(s, p, b):
             run(s, p, bots, strong_bots, None)

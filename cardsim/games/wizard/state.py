@@ -446,8 +446,8 @@ def copy_state(s: State) -> State:
 
 
 @njit(cache=True, inline="always")
-def copy_to(dst: State, src: State) -> None:
-    """Copy round ``src`` into ``dst`` (same players), its random streams included."""
+def copy_into(dst: State, src: State) -> None:
+    """``dst`` becomes a copy of ``src`` (same players), its random streams included, without allocating."""
     copy_items(dst.slots, src.slots, src.slots.shape[0])
     copy_items(dst.hands, src.hands, src.hands.shape[0])
     copy_items(dst.dealt, src.dealt, src.dealt.shape[0])
