@@ -18,6 +18,7 @@ from cardsim.cli import main
 from cardsim.errors import BotFailure
 from cardsim.games import GAMES, get_game
 from cardsim.games.differenzler.rules import PUUR, SUIT_MASK
+from cardsim.infoset import _sort_codes as sort_codes
 from cardsim.infoset import (
     count_deals,
     new_infoset,
@@ -405,3 +406,14 @@ def test_differenzler_view_built_with_the_helpers():
     for row in hands:
         assert_consistent(row, int(unseen), list(counts), forbidden, known)
     assert any(int(row[3]) >> int(PUUR[3]) & 1 for row in hands), "the Puur may still be with seat 3"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 2**63 - 1) | st.integers(0, 300), max_size=600))
+def test_counting_table_codes_sort_like_numpy(values):
+    """The counting table's radix sort (``_sort_codes``) orders any non-negative int64 codes as ``np.sort`` does:
+    small and large, repeated, an odd or even number of byte passes, none or one value."""
+    codes = np.array(values, np.int64)
+    expected = np.sort(codes)
+    sort_codes(codes)
+    assert np.array_equal(codes, expected)

@@ -100,7 +100,7 @@ def test_callpartner_strong_entry_calls_the_searches_through_their_addresses():
 def test_deal_sampler_counts_and_draws_in_one_function_without_numba_s_sort():
     """The strong bots' deal sampler ``count_and_sample`` inlines ``plan``, ``_programme`` and ``_draw``: compiled
     on their own, numba linked each into the next and LLVM optimised and emitted their code again at every level.
-    The counting table is sorted by ``_heapsort``, not ``ndarray.sort``, whose quicksort numba compiles afresh into
+    The counting table is sorted by ``_sort_codes``, not ``ndarray.sort``, whose quicksort numba compiles afresh into
     every caller (1.8 s). Together about 3 s of every strong lineup's cold compile. Checked in the LLVM IR of a
     fresh, uncached compile of the sampler."""
     from numba import njit
@@ -110,6 +110,6 @@ def test_deal_sampler_counts_and_draws_in_one_function_without_numba_s_sort():
     fresh = njit(infoset.count_and_sample.py_func)  # a kernel loaded from the cache keeps no IR
     fresh.compile(infoset.SAMPLER.args)
     defined = [line for ir in fresh.inspect_llvm().values() for line in ir.splitlines() if line.startswith("define")]
-    assert any("infoset9_heapsort" in line for line in defined)
+    assert any("infoset11_sort_codes" in line for line in defined)
     for inlined in ("infoset4plan", "infoset10_programme", "infoset5_draw", "quicksort"):
         assert not any(inlined in line for line in defined), inlined
