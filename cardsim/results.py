@@ -31,7 +31,24 @@ class Batch:
     games: bool
     score: str
     higher_is_better: bool
-    checked: int = 0  # steps whose round invariants the compiled kernels checked (``check=True``)
+    checks: np.ndarray | None = None  # uint64[unit, audit.SLOTS]: the audit rows of ``check=True`` (``check_counts``)
+
+    @property
+    def checked(self) -> int:
+        """The steps whose round invariants the compiled kernels checked (``check=True``; 0 unchecked)."""
+        return 0 if self.checks is None else int(self.checks[:, audit.STEPS].sum())
+
+    def split(self, parts: int) -> list[Batch]:
+        """The batch of one kernel call over ``parts`` seatings (``Game.run_rotations``: the units of seating k at
+        ``k * units + u``) as one batch per seating, of views."""
+        units = len(self.played) // parts
+
+        def part(values: np.ndarray | None, k: int) -> np.ndarray | None:
+            return None if values is None else values[k * units : (k + 1) * units]
+
+        return [Batch(self.start, part(self.played, k), {n: part(v, k) for n, v in self.per_round.items()},
+                      {n: part(v, k) for n, v in self.per_seat.items()}, self.games, self.score,
+                      self.higher_is_better, part(self.checks, k)) for k in range(parts)]  # fmt: skip
 
     @cached_property
     def valid(self) -> np.ndarray:
@@ -125,11 +142,6 @@ def check_counts(check: bool, units: int) -> np.ndarray | None:
     uint64[units, audit.SLOTS] for ``--check``, the audit row of each unit (``cardsim.audit``; column STEPS = 0
     counts the steps checked)."""
     return np.zeros((units, audit.SLOTS), np.uint64) if check else None
-
-
-def checked(checks: np.ndarray | None) -> int:
-    """``Batch.checked``: the steps a batch kernel checked (None: nothing checked)."""
-    return 0 if checks is None else int(checks[:, audit.STEPS].sum())
 
 
 @njit(cache=True, inline="always")

@@ -150,11 +150,13 @@ def play_rotations(exp: Experiment, index: int, check: bool = False) -> Iterator
     on this process's numba threads); ``check``: every step's round invariants are checked too (``--check``)."""
     front, rule_set = get_game(exp.game), exp.rule_set()
     start, count = exp.chunk_range(index)
-    for rotation in range(exp.rotations):
-        lineup = front.lineup(list(rotated(exp.bots, rotation)), rule_set, allow_cheating=True)  # checked already
+    lineups = [front.lineup(list(rotated(exp.bots, rotation)), rule_set, allow_cheating=True)  # checked already
+               for rotation in range(exp.rotations)]  # fmt: skip
+    played = front.run_rotations(rule_set, lineups, exp.seed, start, count, exp.games, check)
+    for rotation, lineup in enumerate(lineups):
         try:
             with _KERNEL_LOCK, numba.parallel_chunksize(PARALLEL_CHUNK):
-                batch = front.run(rule_set, lineup, exp.seed, start, count, exp.games, check)
+                batch = next(played)
         except CardsimError as error:  # a bot's error: say in which seating of the duplicate deals
             raise CardsimError(f"{error} (rotation {rotation}: seats {', '.join(lineup.names)})") from None
         yield batch

@@ -11,6 +11,7 @@ import dataclasses
 import importlib
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -166,18 +167,56 @@ class Game(ABC):
         raise CardsimError(f"{self.name}, seed {seed}: a compiled bot's decision failed in unit {start}, but not when "
                            "replayed one decision at a time (a bug in cardsim: please report it)")  # fmt: skip
 
+    def run_rotations(self, rules: Any, lineups: list[Lineup], seed: int, start: int, count: int, games: bool,
+                      check: bool = False) -> Iterator[Batch]:  # fmt: skip
+        """``run`` of the same units by each of ``lineups`` (a duplicate deal's seatings, ``cardsim.runner``), each
+        batch yielded as it is played. Built-in bots only: one kernel call plays every seating, each single round
+        dealt once and copied for the others (the deal is about a fifth of random self-play), the same numbers as
+        a call per seating (a test checks this). A failed decision there is found again by ``run`` per seating, so
+        that its error names the seating (the caller counts the batches it has)."""
+        if len(lineups) > 1 and all(self._builtin_only(lineup) for lineup in lineups):
+            try:
+                with raised(True):
+                    batch = self.batch(rules, lineups[0], seed, start, count, games, check=check,
+                                       tables=np.concatenate([lineup.table for lineup in lineups]))  # fmt: skip
+            except (BotFailure, SystemError) as exc:
+                if bot_failure(exc) is None:
+                    raise
+            else:
+                yield from batch.split(len(lineups))
+                return
+        for lineup in lineups:
+            yield self.run(rules, lineup, seed, start, count, games, check)
+
+    @staticmethod
+    def _builtin_only(lineup: Lineup) -> bool:
+        """Every seat holds a compiled built-in bot, none a strong one (strong lineups keep a kernel call per
+        seating: their progress bar moves after each)."""
+        return all(isinstance(b, int) for b in lineup.bots) and lineup.strong_table is None
+
+    def seatings(self, rules: Any, lineup: Lineup, engine: str, tables: np.ndarray | None) -> int:
+        """How many seatings ``batch`` plays each unit in: 1, or those of ``tables`` (float64[seatings * seats,
+        columns], their bot tables one under the other: ``run_rotations``), which only the compiled kernels play."""
+        if tables is None:
+            return 1
+        if not lineup.compiled or engine == "python":
+            raise CardsimError(f"{self.name}: several seatings in one batch need the compiled engine and bots")
+        return len(tables) // self.seats(rules)
+
     def simulate(self, rules: Any, lineup: Lineup, params: Any, seed: int, start: int, games: bool,
-                 checks: np.ndarray | None, out: tuple) -> None:  # fmt: skip
+                 checks: np.ndarray | None, out: tuple, tables: np.ndarray | None = None) -> None:  # fmt: skip
         """The compiled batch kernel (``play.simulate_games``) over the units of ``out``, the game's tuple of result
-        arrays: units ``start ..`` of ``seed``, single rounds or whole ``games``, played by ``lineup``. Each work
-        item of its parallel loop is played by the game's ``play_blocks[asking]`` (asking: the lineup has a strong
-        or numba bot), or by its ``random_block`` for random bots only if it has one; called through its address
+        arrays: units ``start ..`` of ``seed``, single rounds or whole ``games``, played by ``lineup``, or by each
+        seating of ``tables`` in turn (``seatings``; seating k's units at ``out[k * count + u]``). Each work item
+        of its parallel loop is played by the game's ``play_blocks[asking]`` (asking: the lineup has a strong or
+        numba bot), or by its ``random_block`` for random bots only if it has one; called through its address
         (``numba_bots.entry``)."""
-        strong = self.strong_function(rules, lineup.table)
-        args = (Work(np.uint64(seed), start, games, np.uint64(0)), params, lineup.table, strong, lineup.functions,
-                checks, out)  # fmt: skip
+        table = lineup.table if tables is None else tables
+        strong = self.strong_function(rules, table)
+        args = (Work(np.uint64(seed), start, games, np.uint64(0)), params, table, strong, lineup.functions, checks,
+                out)  # fmt: skip
         block = self.play_blocks[strong is not None or lineup.functions is not None]
-        if self.random_block is not None and all(b == self.builtin_bots["random"] for b in lineup.bots):
+        if self.random_block is not None and (table[:, 0] == self.builtin_bots["random"]).all():
             block = self.random_block
         self.play_module.simulate_games(*args, entry(block, *self.scratch(params), *args))
 

@@ -44,7 +44,7 @@ from cardsim.games.callpartner.rules import (
 )
 from cardsim.games.callpartner.rules import game_over as deals_over
 from cardsim.lineup import Lineup
-from cardsim.results import Batch, check_counts, checked
+from cardsim.results import Batch, check_counts
 from cardsim.rng import seed_streams
 
 BOT_IDS = {**builtin.BOT_IDS, **strong.BOT_IDS}
@@ -89,7 +89,7 @@ class CallPartner(Game):
     state_type = sm.State
 
     def scratch(self, params: sm.Params) -> tuple:
-        return play.scratch(params)
+        return (play.scratch(params),)
 
     def strong_tools(self, state: sm.State, p: sm.Params) -> tuple:
         """The deal sampler, the play-outs and the searches, which the strong bots call through their addresses."""
@@ -97,20 +97,22 @@ class CallPartner(Game):
 
     def batch(
         self, rules: CallPartnerRules, lineup: Lineup, seed: int, start: int, count: int, games: bool,
-        engine: str = "auto", check: bool = False,
+        engine: str = "auto", check: bool = False, tables: np.ndarray | None = None,
     ) -> Batch:  # fmt: skip
         """The batch of deals or games; ``engine="python"`` forces the plain-Python driver (a cross-check);
-        ``check``: the round's invariants are checked after every step (``--check``)."""
+        ``check``: the round's invariants are checked after every step (``--check``); ``tables``: see
+        ``Game.seatings``."""
         deals, players = (rules.max_deals if games else 1), rules.players
-        played = np.ones(count, np.int64)
-        per_round = {name: np.full((count, deals), -1, np.int8) for name in PER_ROUND}
-        made = np.zeros((count, deals), np.bool_)
-        points = np.zeros((count, deals, players), np.int8)
-        scores = np.zeros((count, deals, players), np.int16)
-        checks = check_counts(check, count)
+        units = count * self.seatings(rules, lineup, engine, tables)
+        played = np.ones(units, np.int64)
+        per_round = {name: np.full((units, deals), -1, np.int8) for name in PER_ROUND}
+        made = np.zeros((units, deals), np.bool_)
+        points = np.zeros((units, deals, players), np.int8)
+        scores = np.zeros((units, deals, players), np.int16)
+        checks = check_counts(check, units)
         if lineup.compiled and engine != "python":
             out = Out(played, *per_round.values(), made, points, scores)
-            self.simulate(rules, lineup, sm.params(rules), seed, start, games, checks, out)
+            self.simulate(rules, lineup, sm.params(rules), seed, start, games, checks, out, tables)
         else:
             for u in range(count):
                 states = self.play_unit_py(rules, lineup, seed, start + u, games, check=check)
@@ -125,7 +127,7 @@ class CallPartner(Game):
                     points[u, d], scores[u, d] = s.points, s.scores
         per_round["made"] = made
         per_seat = {"points": points, "score": scores}
-        return Batch(start, played, per_round, per_seat, games, self.score, True, checked(checks))
+        return Batch(start, played, per_round, per_seat, games, self.score, True, checks)
 
     def rates(self, batch: Batch) -> dict[str, np.ndarray]:
         """Per (deal, seat): the seat declared; declared and made the bid; was the partner of a made bid."""

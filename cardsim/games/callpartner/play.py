@@ -16,6 +16,7 @@ from numba import njit, prange
 import bots.callpartner as builtin
 import cardsim.audit as audit
 from bots.callpartner import ANY_LINEUP, RANDOM_LINEUP  # as globals: numba resolves them as it compiles
+from cardsim.arrays import copy_rows
 from cardsim.cards import FRENCH52, SUIT_SYMBOLS
 from cardsim.deal import Work
 from cardsim.errors import BotFailure, CardsimError
@@ -41,6 +42,7 @@ from cardsim.games.callpartner.state import (
     deal_inline,
     new_state,
     observe,
+    redeal,
 )
 from cardsim.lineup import FIRST_STRONG
 from cardsim.numba_bots import USER_BOT, ask_strong
@@ -121,98 +123,133 @@ def simulate_games(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, us
                    checks: np.ndarray | None, out: Out, work_item: Any) -> None:  # fmt: skip
     """Units ``work.start ..`` of seed ``work.seed`` in parallel: single deals (round (seed, unit, 0)), or whole
     games (``work.games``; C10) whose deal d is round (seed, unit, d), the dealer rotating from a random first
-    dealer; each a loop over the state machine (``deal``, ``run``). ``strong_bots``, ``users``: see ``ask``.
-    ``checks``: None (numba compiles no checks), or uint64[units, audit.SLOTS] for ``--check``: with built-in bots
-    only, the fast loops check every card against the unit's row (``state.audit_card``, ``cardsim.audit``) and the
-    full ``state.check`` runs as the tricks begin; with a strong bot, ``run_checked`` steps and checks the whole
-    round. Column ``audit.STEPS`` counts the steps checked. ``work_item``: ``builtin_block``, ``random_block`` or
-    ``asking_block`` as a first-class function (``Game.simulate``), given a ``scratch`` of its own."""
+    dealer; each a loop over the state machine (``deal``, ``run``). ``bots``: float64[seatings * players, 5], the
+    bot tables of one or more seatings one under the other (``Game.run_rotations``): unit u of seating k is
+    ``out[k * count + u]``, a single deal dealt once and dealt again by ``redeal`` for the other seatings.
+    ``strong_bots``, ``users``: see ``ask``. ``checks``: None (numba compiles no checks), or uint64[units,
+    audit.SLOTS] for ``--check``: with built-in bots only, the fast loops check every card against the unit's row
+    (``state.audit_card``, ``cardsim.audit``) and the full ``state.check`` runs as the tricks begin; with a strong
+    bot, ``run_checked`` steps and checks the whole round. Column ``audit.STEPS`` counts the steps checked.
+    ``work_item``: ``builtin_block``, ``random_block`` or ``asking_block`` as a first-class function
+    (``Game.simulate``), given a ``scratch`` of its own."""
     block = GAMES_BLOCK if work.games else ROUNDS_BLOCK
-    for b in prange((out.played.shape[0] + block - 1) // block):
-        s, totals = scratch(p)  # a call: numba hoists no call out of a parallel loop, so each item has its own
-        work_item(s, totals, Work(work.seed, work.start, work.games, np.uint64(b)), p, bots, strong_bots, users,
+    count = out.played.shape[0] // (bots.shape[0] // p.players)
+    for b in prange((count + block - 1) // block):
+        # scratch: a call, as numba hoists no call out of a parallel loop (so each item has its own)
+        work_item(scratch(p), Work(work.seed, work.start, work.games, np.uint64(b)), p, bots, strong_bots, users,
                   checks, out)  # fmt: skip
 
 
+class Scratch(NamedTuple):
+    """What a work item plays on, allocated by ``simulate_games`` for it (``Game.scratch``). The built-in loops then
+    allocate nothing and count no references (``_nrt=False``) and are the work items themselves, not linked into an
+    allocating one and optimised by LLVM there again (about 1 s of a cold compile)."""
+
+    state: State
+    totals: np.ndarray  # int64[players]: a game's totals
+    streams: np.ndarray  # uint64[players + 1, 4]: the deal's streams right after it (``redeal``)
+
+
 @njit(cache=True)
-def scratch(p: Params) -> tuple:
-    """What a work item plays on, allocated by ``simulate_games`` for it (``Game.scratch``): a State and the game's
-    totals, int64[players]. The built-in loops then allocate nothing and count no references (``_nrt=False``)
-    and are the work items themselves, not linked into an allocating one and optimised by LLVM there again
-    (about 1 s of a cold compile)."""
-    return new_state(p.players), np.zeros(p.players, np.int64)
+def scratch(p: Params) -> Scratch:
+    """A work item's ``Scratch``."""
+    return Scratch(new_state(p.players), np.zeros(p.players, np.int64), np.zeros((p.players + 1, 4), np.uint64))
 
 
 @njit(cache=True, _nrt=False)
-def builtin_block(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, strong_bots: None,
-                  users: None, checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
+                  checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """The units of ``work`` (a work item of ``simulate_games``, which calls it through its address: its code is
     not linked into the kernel and optimised again) for a lineup of built-in bots (``_play_deals``)."""
-    _play_deals(s, totals, work, p, bots, checks, out, ANY_LINEUP)
+    _play_deals(scratch, work, p, bots, checks, out, ANY_LINEUP)
 
 
 @njit(cache=True, _nrt=False)
-def random_block(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, strong_bots: None,
-                 users: None, checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
+                 checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """``builtin_block`` for a lineup of random bots only (``Game.random_block``): its loop compiles the random
     bot alone, and ``builtin_block``'s compiles no random lineup's fast loops (``run_inline``)."""
-    _play_deals(s, totals, work, p, bots, checks, out, RANDOM_LINEUP)
+    _play_deals(scratch, work, p, bots, checks, out, RANDOM_LINEUP)
 
 
 @njit(cache=True)
-def asking_block(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, strong_bots: Any,
-                 users: tuple | None, checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+def asking_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
+                 checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """``builtin_block`` for a lineup with a strong or numba bot, each round through ``run`` (or ``run_checked``):
     a function of its own (``Game.play_blocks``), so that a strong lineup does not compile the built-in loop too
     (numba does not prune an ``is None`` test of an array argument). Such a bot's own stream is seeded from the
-    round's key when it first decides (``state.bot_stream``)."""
+    round's key when it first decides (``state.bot_stream``). Each seating deals its own round (``deal``, not
+    inlined: what a strong lineup compiles stays small)."""
+    s, totals, _ = scratch
     slots, players = s.slots, p.players
-    for u in range(*_units(work, out)):
-        totals[:] = 0
-        d = np.int64(0)  # not the literal 0: deal would compile for Literal[int](0) too
-        while d == 0 or (work.games and not game_over(totals, players, d, p.target, p.max_deals)):
-            deal(s, p, work.seed, work.start + u, d, _dealer(out, u, d, players))
-            if checks is not None:
-                checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots, users))
-            else:
-                run(s, p, bots, strong_bots, users)
-            _record(out, u, d, slots, s.points, s.scores, totals)
-            d += 1
-        out.played[u] = d
+    seatings = bots.shape[0] // players
+    count = out.played.shape[0] // seatings
+    for g in range(*_units(work, count)):
+        for seating in range(seatings):
+            table, u = bots[seating * players : (seating + 1) * players], seating * count + g
+            totals[:] = 0
+            d = np.int64(0)  # not the literal 0: deal would compile for Literal[int](0) too
+            while d == 0 or (work.games and not game_over(totals, players, d, p.target, p.max_deals)):
+                deal(s, p, work.seed, work.start + g, d, _dealer(out, u, d, players))
+                if checks is not None:
+                    checks[u, audit.STEPS] += np.uint64(run_checked(s, p, table, strong_bots, users))
+                else:
+                    run(s, p, table, strong_bots, users)
+                _record(out, u, d, slots, s.points, s.scores, totals)
+                d += 1
+            out.played[u] = d
 
 
 @njit(cache=True, inline="always")
-def _play_deals(s: State, totals: np.ndarray, work: Work, p: Params, bots: np.ndarray, checks: np.ndarray | None,
-                out: Out, random_lineup: bool) -> None:  # fmt: skip
+def _play_deals(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, checks: np.ndarray | None, out: Out,
+                random_lineup: bool) -> None:  # fmt: skip
     """The units of ``work`` with no reference counts and the round's ``deal`` and ``run`` inlined: a call per
     round costs random self-play 9% and checked heuristic play 6% (docs/DESIGN.md, fast loops). Inlined into
     ``builtin_block`` and ``random_block``, whose ``random_lineup`` constant numba resolves as it compiles each
     (``run_inline``). ``checks``: see ``simulate_games``."""
+    s, totals, streams = scratch
     slots, points, scores, players = s.slots, s.points, s.scores, p.players
-    for u in range(*_units(work, out)):
-        for seat in range(players):  # a loop: a slice assignment per unit costs more than a random bot's bid
-            totals[seat] = 0
-        d = np.int64(0)
-        while d == 0 or (work.games and not game_over(totals, players, d, p.target, p.max_deals)):
-            deal_inline(s, p, work.seed, work.start + u, d, _dealer(out, u, d, players), NO_SEAT)
-            if checks is None:
-                builtin.run_inline(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, None, random_lineup)
-            else:
-                row = checks[u]
-                audit_deal(row, s, p)
-                builtin.run_inline(s, p, bots, builtin.PLAY_ON, builtin.NO_PASSER, row, random_lineup)
-                if audit.end(row, players, players * p.hand):
-                    raise BotFailure("a callpartner round broke an invariant (--check)")
-            _record(out, u, d, slots, points, scores, totals)
-            d += 1
-        out.played[u] = d
+    seatings = bots.shape[0] // players
+    count = out.played.shape[0] // seatings
+    for g in range(*_units(work, count)):
+        for seating in range(seatings):
+            table, u = bots[seating * players : (seating + 1) * players], seating * count + g
+            for seat in range(players):  # a loop: a slice assignment per unit costs more than a random bot's bid
+                totals[seat] = 0
+            d = np.int64(0)
+            while d == 0 or (work.games and not game_over(totals, players, d, p.target, p.max_deals)):
+                _deal(s, p, streams, work, g, d, _dealer(out, u, d, players), seating, seatings)
+                if checks is None:
+                    builtin.run_inline(s, p, table, builtin.PLAY_ON, builtin.NO_PASSER, None, random_lineup)
+                else:
+                    row = checks[u]
+                    audit_deal(row, s, p)
+                    builtin.run_inline(s, p, table, builtin.PLAY_ON, builtin.NO_PASSER, row, random_lineup)
+                    if audit.end(row, players, players * p.hand):
+                        raise BotFailure("a callpartner round broke an invariant (--check)")
+                _record(out, u, d, slots, points, scores, totals)
+                d += 1
+            out.played[u] = d
 
 
 @njit(cache=True, inline="always")
-def _units(work: Work, out: Out) -> tuple:
-    """The range of units of ``work``: (first, end)."""
+def _deal(s: State, p: Params, streams: np.ndarray, work: Work, g: int, d: int, dealer: int, seating: int,
+          seatings: int) -> None:  # fmt: skip
+    """Deal ``d`` of unit ``work.start + g`` for seating ``seating``: dealt (``deal_inline``), or a single deal
+    dealt again from the first seating's (``redeal``; ``streams`` keeps its streams)."""
+    if seating > 0 and not work.games:
+        redeal(s, p, streams)
+        return
+    deal_inline(s, p, work.seed, work.start + g, d, dealer, NO_SEAT)
+    if seatings > 1 and not work.games:
+        copy_rows(streams, s.rng, p.players + 1)
+
+
+@njit(cache=True, inline="always")
+def _units(work: Work, count: int) -> tuple:
+    """The range of units (of one seating) of ``work``: (first, end)."""
     block = GAMES_BLOCK if work.games else ROUNDS_BLOCK
-    return work.block * block, min(out.played.shape[0], (work.block + 1) * block)
+    return work.block * block, min(count, (work.block + 1) * block)
 
 
 @njit(cache=True, inline="always")

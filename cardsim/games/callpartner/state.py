@@ -173,6 +173,20 @@ def deal_inline(s: State, p: Params, seed: np.uint64, unit: int, sub: int, deale
     s.slots[SEED], s.slots[UNIT], s.slots[SUB] = np.int64(seed), unit, sub  # after _start, which clears the slots
 
 
+@njit(cache=True, inline="always")
+def redeal(s: State, p: Params, streams: np.ndarray) -> None:
+    """The round dealt by ``deal_inline`` again, however far it was played: the same hands (``s.dealt``), kitty
+    and dealer, and the deal's streams as they were right after it (``streams``, a copy of ``s.rng`` then), so the
+    same draws to come. The next seating of a duplicate deal plays it without dealing again."""
+    slots = s.slots
+    dealer, kitty, seed, unit, sub = slots[DEALER], slots[KITTY], slots[SEED], slots[UNIT], slots[SUB]
+    copy_rows(s.rng, streams, 1 + p.players)
+    for seat in range(p.players):
+        s.hands[seat] = s.dealt[seat]
+    _start(s, p, dealer, np.uint64(kitty))
+    slots[SEED], slots[UNIT], slots[SUB] = seed, unit, sub  # after _start, which clears the slots
+
+
 @njit(cache=True, _nrt=False)
 def deal(s: State, p: Params, seed: np.uint64, unit: int, sub: int, dealer: int) -> None:
     """Round ``sub`` of unit ``unit``: streams keyed (seed, unit, sub), the dealer (drawn; used if ``dealer`` < 0),

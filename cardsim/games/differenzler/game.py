@@ -38,7 +38,7 @@ from cardsim.games.differenzler.state import (
     to_move,
 )
 from cardsim.lineup import Lineup
-from cardsim.results import Batch, check_counts, checked
+from cardsim.results import Batch, check_counts
 from cardsim.rng import seed_streams
 
 SUIT_NAMES = list("SHDC")
@@ -59,19 +59,21 @@ class Differenzler(Game):
 
     def batch(
         self, rules: DifferenzlerRules, lineup: Lineup, seed: int, start: int, count: int, games: bool,
-        engine: str = "auto", check: bool = False,
+        engine: str = "auto", check: bool = False, tables: np.ndarray | None = None,
     ) -> Batch:  # fmt: skip
         """The batch of rounds or games; ``engine="python"`` forces the plain-Python driver (a cross-check);
-        ``check``: the round's invariants are checked after every step (``--check``)."""
+        ``check``: the round's invariants are checked after every step (``--check``); ``tables``: see
+        ``Game.seatings``."""
         rounds = ROUNDS_PER_GAME + rules.max_tiebreak_rounds if games else 1
-        played = np.ones(count, np.int64)
-        first_hands = np.zeros((count, rounds), np.int8)
-        trump_cards = np.zeros((count, rounds), np.int8)
-        predictions, points, penalties = (np.zeros((count, rounds, PLAYERS), np.int16) for _ in range(3))
-        checks = check_counts(check, count)
+        units = count * self.seatings(rules, lineup, engine, tables)
+        played = np.ones(units, np.int64)
+        first_hands = np.zeros((units, rounds), np.int8)
+        trump_cards = np.zeros((units, rounds), np.int8)
+        predictions, points, penalties = (np.zeros((units, rounds, PLAYERS), np.int16) for _ in range(3))
+        checks = check_counts(check, units)
         if lineup.compiled and engine != "python":
             out = Out(played, first_hands, trump_cards, predictions, points, penalties)
-            self.simulate(rules, lineup, params(rules), seed, start, games, checks, out)
+            self.simulate(rules, lineup, params(rules), seed, start, games, checks, out, tables)
         else:
             for u in range(count):
                 states = self.play_unit_py(rules, lineup, seed, start + u, games, check=check)
@@ -82,7 +84,7 @@ class Differenzler(Game):
                     penalties[u, r] = self.scores(rules, s)
         per_round = {"first_hand": first_hands, "trump_card": trump_cards, "trump": trump_cards // 9}
         per_seat = {"prediction": predictions, "points": points, "penalty": penalties}
-        return Batch(start, played, per_round, per_seat, games, self.score, not self.lower_is_better, checked(checks))
+        return Batch(start, played, per_round, per_seat, games, self.score, not self.lower_is_better, checks)
 
     def rates(self, batch: Batch) -> dict[str, np.ndarray]:
         return {"exact_rate": batch.played_values("prediction") == batch.played_values("points")}

@@ -21,6 +21,7 @@ from numba import njit, prange
 
 import bots.differenzler as builtin
 import cardsim.audit as audit
+from cardsim.arrays import copy_rows
 from cardsim.deal import Work
 from cardsim.errors import BotFailure
 from cardsim.games.differenzler.rules import PLAYERS, TRICKS, game_over
@@ -36,6 +37,7 @@ from cardsim.games.differenzler.state import (
     deal_arrays,
     new_state,
     observe,
+    redeal,
     scores_arrays,
     to_move,
 )
@@ -113,42 +115,53 @@ def play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users:
                checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """Units ``work.block * BLOCK ..`` of ``simulate_games``, which calls it through its address (``Game.simulate``:
     its code is not linked into the kernel and optimised again; and numba's parfor passes would drop writes into
-    the State's arrays as dead code). numba prunes the branches of the lineup's types: one function for every
-    lineup."""
+    the State's arrays as dead code), in every seating of ``bots`` (see ``simulate_games``): a single round is
+    dealt once and copied for the other seatings. numba prunes the branches of the lineup's types: one function
+    for every lineup."""
     seed, start, games, block = work
     s = new_state(np.int64(PLAYERS))  # typed values, not literals: a kernel compiles once per argument types
     sl, hands, dealt, points, predictions, history, rng = s.slots, s.hands, s.dealt, s.points, s.predictions, \
         s.history, s.rng  # fmt: skip
+    seatings = bots.shape[0] // PLAYERS
+    streams = rng.copy()  # the deal's streams right after it (``redeal``)
     penalties = np.zeros(PLAYERS, np.int64)
     totals = np.zeros(PLAYERS, np.int64)
-    for g in range(block * BLOCK, min(out.rounds_played.shape[0], (block + 1) * BLOCK)):
-        totals[:] = 0
-        r = np.int64(0)
-        while r == 0 or (games and not game_over(totals, r, p.max_tiebreak_rounds)):
-            # deal, run and scores of the state machine, in their array forms where the State would be passed to
-            # an inlined function (a reference count update per array and call: ~10% of random self-play)
-            deal_arrays(sl, hands, dealt, points, rng, seed, start + g, r,
-                        -1 if r == 0 else (out.first_hands[g, 0] + r) % PLAYERS)  # fmt: skip
-            if strong_bots is None and users is None and checks is not None:
-                row = checks[g]  # one view (each costs atomic reference counts)
-                audit_deal(row, dealt)
-                builtin.run_all(sl, hands, history, points, predictions, rng, bots, row)
-                if audit.end(row, PLAYERS, PLAYERS * TRICKS):
-                    raise BotFailure("a differenzler round broke an invariant (--check)")
-            elif strong_bots is None and users is None:
-                builtin.run_all(sl, hands, history, points, predictions, rng, bots, None)
-            elif checks is not None:
-                checks[g, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots, users))
-            else:
-                run(s, p, bots, strong_bots, users)
-            scores_arrays(predictions, points, p.exact_bonus, penalties)
-            out.first_hands[g, r], out.trump_cards[g, r] = sl[FIRST_HAND], sl[TRUMP_CARD]
-            for seat in range(PLAYERS):
-                out.predictions[g, r, seat], out.points[g, r, seat] = predictions[seat], points[seat]
-                out.penalties[g, r, seat] = penalties[seat]
-                totals[seat] += penalties[seat]
-            r += 1
-        out.rounds_played[g] = r
+    count = out.rounds_played.shape[0] // seatings
+    for g in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
+        for seating in range(seatings):
+            table, u = bots[seating * PLAYERS : (seating + 1) * PLAYERS], seating * count + g
+            totals[:] = 0
+            r = np.int64(0)
+            while r == 0 or (games and not game_over(totals, r, p.max_tiebreak_rounds)):
+                # deal, run and scores of the state machine, in their array forms where the State would be passed
+                # to an inlined function (a reference count update per array and call: ~10% of random self-play)
+                if seating == 0 or games:
+                    deal_arrays(sl, hands, dealt, points, rng, seed, start + g, r,
+                                -1 if r == 0 else (out.first_hands[u, 0] + r) % PLAYERS)  # fmt: skip
+                    if seatings > 1 and not games:
+                        copy_rows(streams, rng, rng.shape[0])
+                else:
+                    redeal(sl, hands, dealt, points, rng, streams)
+                if strong_bots is None and users is None and checks is not None:
+                    row = checks[u]  # one view (each costs atomic reference counts)
+                    audit_deal(row, dealt)
+                    builtin.run_all(sl, hands, history, points, predictions, rng, table, row)
+                    if audit.end(row, PLAYERS, PLAYERS * TRICKS):
+                        raise BotFailure("a differenzler round broke an invariant (--check)")
+                elif strong_bots is None and users is None:
+                    builtin.run_all(sl, hands, history, points, predictions, rng, table, None)
+                elif checks is not None:
+                    checks[u, audit.STEPS] += np.uint64(run_checked(s, p, table, strong_bots, users))
+                else:
+                    run(s, p, table, strong_bots, users)
+                scores_arrays(predictions, points, p.exact_bonus, penalties)
+                out.first_hands[u, r], out.trump_cards[u, r] = sl[FIRST_HAND], sl[TRUMP_CARD]
+                for seat in range(PLAYERS):
+                    out.predictions[u, r, seat], out.points[u, r, seat] = predictions[seat], points[seat]
+                    out.penalties[u, r, seat] = penalties[seat]
+                    totals[seat] += penalties[seat]
+                r += 1
+            out.rounds_played[u] = r
 
 
 @njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
@@ -161,8 +174,10 @@ def simulate_games(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, us
     for ``--check``: with built-in bots only, the fast loop checks every step against the unit's row
     (``state.audit_card``); with a strong or numba bot, ``run_checked`` steps and checks the whole round
     (``state.check``). Column ``audit.STEPS`` counts the steps checked. ``work_item``: ``play_block`` as a
-    first-class function (``Game.simulate``)."""
-    for block in prange((out.rounds_played.shape[0] + BLOCK - 1) // BLOCK):
+    first-class function (``Game.simulate``). ``bots``: float64[seatings * players, 5], the bot tables of one or
+    more seatings one under the other (``Game.run_rotations``); unit u of seating k is ``out[k * count + u]``."""
+    count = out.rounds_played.shape[0] // (bots.shape[0] // PLAYERS)
+    for block in prange((count + BLOCK - 1) // BLOCK):
         work_item(Work(work.seed, work.start, work.games, np.uint64(block)), p, bots, strong_bots, users, checks, out)
 
 

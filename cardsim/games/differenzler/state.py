@@ -54,7 +54,7 @@ import numpy as np
 from numba import njit
 
 import cardsim.audit as audit
-from cardsim.arrays import copy_items
+from cardsim.arrays import copy_items, copy_rows
 from cardsim.cards import bit, nth_card, popcount
 from cardsim.deal import deal_hands
 from cardsim.decisions import CARD, DONE, PREDICT
@@ -154,6 +154,19 @@ def deal_arrays(sl: np.ndarray, hands: np.ndarray, dealt: np.ndarray, points: np
     trump_card = nth_card(hands[the_dealer], below(rng, DEAL_STREAM, TRICKS))
     sl[SEED], sl[UNIT], sl[SUB], sl[SEEDED] = np.int64(seed), unit, sub, 0
     _begin(sl, hands, dealt, points, first_hand, trump_card)
+
+
+@njit(cache=True, inline="always")
+def redeal(sl: np.ndarray, hands: np.ndarray, dealt: np.ndarray, points: np.ndarray, rng: np.ndarray,
+           streams: np.ndarray) -> None:  # fmt: skip
+    """The round dealt by ``deal_arrays`` again, however far it was played: the same hands (``dealt``), First Hand
+    and trump card, and the deal's streams as they were right after it (``streams``, a copy of ``rng`` then), so
+    the same draws to come. The next seating of a duplicate deal plays it without dealing again."""
+    copy_rows(rng, streams, rng.shape[0])
+    for seat in range(PLAYERS):
+        hands[seat] = dealt[seat]
+    sl[SEEDED] = 0
+    _begin(sl, hands, dealt, points, sl[FIRST_HAND], sl[TRUMP_CARD])
 
 
 @njit(cache=True)

@@ -20,7 +20,7 @@ from cardsim.games.wizard.play import SUIT_LETTERS, Observation, Out, Trick, run
 from cardsim.games.wizard.rules import MAX_PLAYERS, MIN_PLAYERS, WizardRules
 from cardsim.lineup import Lineup
 from cardsim.protocol import card_index
-from cardsim.results import Batch, check_counts, checked
+from cardsim.results import Batch, check_counts
 
 
 @lru_cache(maxsize=64)
@@ -70,19 +70,21 @@ class Wizard(Game):
 
     def batch(
         self, rules: WizardRules, lineup: Lineup, seed: int, start: int, count: int, games: bool, engine: str = "auto",
-        check: bool = False,
+        check: bool = False, tables: np.ndarray | None = None,
     ) -> Batch:  # fmt: skip
         """The batch of rounds or games; ``engine="python"`` forces the plain-Python driver (a cross-check);
-        ``check``: the round's invariants are checked after every step (``--check``)."""
+        ``check``: the round's invariants are checked after every step (``--check``); ``tables``: see
+        ``Game.seatings``."""
         p = _params(rules, games)
         schedule, rounds, players = p.schedule, len(p.schedule), rules.players
-        dealers, turned, trumps = (np.zeros((count, rounds), np.int8) for _ in range(3))
-        bids, tricks = (np.zeros((count, rounds, players), np.int8) for _ in range(2))
-        scores = np.zeros((count, rounds, players), np.int16)
-        checks = check_counts(check, count)
+        units = count * self.seatings(rules, lineup, engine, tables)
+        dealers, turned, trumps = (np.zeros((units, rounds), np.int8) for _ in range(3))
+        bids, tricks = (np.zeros((units, rounds, players), np.int8) for _ in range(2))
+        scores = np.zeros((units, rounds, players), np.int16)
+        checks = check_counts(check, units)
         if lineup.compiled and engine != "python":
             out = Out(dealers, turned, trumps, bids, tricks, scores)
-            self.simulate(rules, lineup, p, seed, start, True, checks, out)  # single rounds: one-round games
+            self.simulate(rules, lineup, p, seed, start, True, checks, out, tables)  # single rounds: one-round games
         else:
             for u in range(count):
                 for r, s in enumerate(self.play_unit_py(rules, lineup, seed, start + u, games, check=check)):
@@ -90,13 +92,13 @@ class Wizard(Game):
                                                                                        st.TRUMP_SUIT))  # fmt: skip
                     bids[u, r], tricks[u, r], scores[u, r] = s.bids, s.won, self.scores(rules, s)
         per_round = {
-            "cards": np.broadcast_to(schedule.astype(np.int8), (count, rounds)),
+            "cards": np.broadcast_to(schedule.astype(np.int8), (units, rounds)),
             "dealer": dealers,
             "trump_card": turned,
             "trump": trumps,
         }
         per_seat = {"bid": bids, "tricks": tricks, "score": scores}
-        return Batch(start, np.full(count, rounds), per_round, per_seat, games, self.score, True, checked(checks))
+        return Batch(start, np.full(units, rounds), per_round, per_seat, games, self.score, True, checks)
 
     def rates(self, batch: Batch) -> dict[str, np.ndarray]:
         return {"exact_bid_rate": batch.played_values("bid") == batch.played_values("tricks")}

@@ -15,6 +15,7 @@ from numba import njit, prange
 import bots.wizard as builtin
 import cardsim.audit as audit
 import cardsim.errors as errors
+from cardsim.arrays import copy_rows
 from cardsim.cards import bit
 from cardsim.deal import Work
 from cardsim.decisions import BID, CARD
@@ -44,6 +45,7 @@ from cardsim.games.wizard.state import (
     new_state,
     observe,
     play_card,
+    redeal,
     step,
     store_bids,
     store_trick,
@@ -188,8 +190,11 @@ def simulate_games(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, us
     """Units ``work.start ..`` of seed ``work.seed`` in parallel, each a game of ``len(p.schedule)`` rounds (round
     r deals p.schedule[r] cards; stream (seed, unit, r)). A single round is a one-round schedule. ``strong_bots``,
     ``users``: see ``ask``. ``checks``: None, or int64[units] that counts the steps checked (``run_checked``; none
-    compiled for None). ``work_item``: ``play_block`` as a first-class function (``Game.simulate``)."""
-    for block in prange((out.dealers.shape[0] + BLOCK - 1) // BLOCK):
+    compiled for None). ``work_item``: ``play_block`` as a first-class function (``Game.simulate``). ``bots``:
+    float64[seatings * players, 5], the bot tables of one or more seatings one under the other
+    (``Game.run_rotations``); unit u of seating k is ``out[k * count + u]``."""
+    count = out.dealers.shape[0] // (bots.shape[0] // p.players)
+    for block in prange((count + BLOCK - 1) // BLOCK):
         work_item(Work(work.seed, work.start, work.games, np.uint64(block)), p, bots, strong_bots, users, checks, out)
 
 
@@ -197,36 +202,49 @@ def simulate_games(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, us
 def play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
                checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """The units of one work item of ``simulate_games`` (each a game of the schedule: ``work.games`` is always
-    true), which calls it through its address (``Game.simulate``: its code is not linked into the kernel and
-    optimised again), on one State unpacked once (see ``state.step``; a prange body of its own would lose the
-    writes into tuple fields). numba prunes the branches of the lineup's types: one function for every lineup."""
+    true) in every seating of ``bots`` (see ``simulate_games``; a single round is dealt once and dealt again by
+    ``redeal`` for the other seatings), called through its address (``Game.simulate``: its code is not linked into
+    the kernel and optimised again), on one State unpacked once (see ``state.step``; a prange body of its own
+    would lose the writes into tuple fields). numba prunes the branches of the lineup's types: one function for
+    every lineup."""
     seed, start, _, block = work
     dealers, turned, trumps, bids, tricks, points = out
-    count, players = dealers.shape[0], bots.shape[0]
+    players = p.players
+    seatings = bots.shape[0] // players
+    count = dealers.shape[0] // seatings
     s = new_state(players)
     slots, hands, dealt, bid, won, log, rng, _ = s
+    streams = rng.copy()  # the deal's streams right after it (``redeal``)
     schedule, fixed = p.schedule, p.fixed_trumps
-    seats = Seats(bots, np.int64(0), p.plus_minus_one)  # no stop: a batch seats compiled bots only
-    for u in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
-        for r in range(schedule.shape[0]):
-            dealer = -1 if r == 0 else (dealers[u, 0] + r) % players  # B2: the deal rotates (once a round)
-            deal_arrays(slots, hands, dealt, bid, won, rng, seed, start + u, r, dealer, schedule[r], fixed[r])
-            if strong_bots is None and users is None and checks is not None:
-                row = checks[u]  # one view (each costs atomic reference counts)
-                audit_deal(row, dealt, schedule[r], slots[TURNED])
-                run_builtin(slots, hands, bid, won, log, rng, seats, row)
-                if audit.end(row, players, players * schedule[r]):
-                    raise BotFailure("a wizard round broke an invariant (--check)")
-            elif checks is not None:
-                checks[u, audit.STEPS] += np.uint64(run_checked(s, p, bots, strong_bots, users))
-            elif strong_bots is None and users is None:
-                run_builtin(slots, hands, bid, won, log, rng, seats, None)  # ``run`` without its asked seats
-            else:
-                run(s, p, bots, strong_bots, users)
-            dealers[u, r], turned[u, r], trumps[u, r] = slots[DEALER], slots[TURNED], slots[TRUMP_SUIT]
-            for seat in range(players):
-                bids[u, r, seat], tricks[u, r, seat] = bid[seat], won[seat]
-                points[u, r, seat] = score(bid[seat], won[seat])
+    once = seatings > 1 and schedule.shape[0] == 1  # single rounds: dealt once for every seating
+    for g in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
+        for seating in range(seatings):
+            table, u = bots[seating * players : (seating + 1) * players], seating * count + g
+            seats = Seats(table, np.int64(0), p.plus_minus_one)  # no stop: a batch seats compiled bots only
+            for r in range(schedule.shape[0]):
+                if seating > 0 and once:
+                    redeal(slots, hands, dealt, bid, won, rng, streams, fixed[r])
+                else:
+                    dealer = -1 if r == 0 else (dealers[u, 0] + r) % players  # B2: the deal rotates (once a round)
+                    deal_arrays(slots, hands, dealt, bid, won, rng, seed, start + g, r, dealer, schedule[r], fixed[r])
+                    if once:
+                        copy_rows(streams, rng, rng.shape[0])
+                if strong_bots is None and users is None and checks is not None:
+                    row = checks[u]  # one view (each costs atomic reference counts)
+                    audit_deal(row, dealt, schedule[r], slots[TURNED])
+                    run_builtin(slots, hands, bid, won, log, rng, seats, row)
+                    if audit.end(row, players, players * schedule[r]):
+                        raise BotFailure("a wizard round broke an invariant (--check)")
+                elif checks is not None:
+                    checks[u, audit.STEPS] += np.uint64(run_checked(s, p, table, strong_bots, users))
+                elif strong_bots is None and users is None:
+                    run_builtin(slots, hands, bid, won, log, rng, seats, None)  # ``run`` without its asked seats
+                else:
+                    run(s, p, table, strong_bots, users)
+                dealers[u, r], turned[u, r], trumps[u, r] = slots[DEALER], slots[TURNED], slots[TRUMP_SUIT]
+                for seat in range(players):
+                    bids[u, r, seat], tricks[u, r, seat] = bid[seat], won[seat]
+                    points[u, r, seat] = score(bid[seat], won[seat])
 
 
 # --- the bot protocol ---------------------------------------------------------

@@ -183,6 +183,18 @@ def deal_arrays(slots, hands, dealt, bids, won, rng, seed: np.uint64, unit: int,
     _begin(slots, hands, dealt, bids, won, dealer, cards, turned, fixed_trump)
 
 
+@njit(cache=True, inline="always")
+def redeal(slots, hands, dealt, bids, won, rng, streams: np.ndarray, fixed_trump: int) -> None:
+    """The round dealt by ``deal_arrays`` again, however far it was played: the same hands (``dealt``), dealer and
+    turned card, and the deal's streams as they were right after it (``streams``, a copy of ``rng`` then), so the
+    same draws to come. The next seating of a duplicate deal plays it without dealing again."""
+    copy_rows(rng, streams, rng.shape[0])
+    for seat in range(hands.shape[0]):
+        hands[seat] = dealt[seat]
+    slots[BOT_SEEDED] = 0
+    _begin(slots, hands, dealt, bids, won, slots[DEALER], slots[CARDS], slots[TURNED], fixed_trump)
+
+
 @njit(cache=True)
 def deal(s: State, p: Params, seed: np.uint64, unit: int, sub: int, dealer: int) -> None:
     """Round ``sub`` of unit ``unit``: seed the streams, choose the dealer (random if < 0; drawn either way), deal
