@@ -147,7 +147,8 @@ def code_version(bots: tuple[str, ...]) -> str:
 
 def play_rotations(exp: Experiment, index: int, check: bool = False) -> Iterator[Batch]:
     """The chunk's deals played in each rotation in turn, each batch as soon as it is played (the compiled kernel,
-    on this process's numba threads); ``check``: every step's round invariants are checked too (``--check``)."""
+    on this process's numba threads: one call for every rotation of built-in bots, each deal dealt once, else one
+    per rotation; ``Game.run_rotations``); ``check``: every step's round invariants are checked too (``--check``)."""
     front, rule_set = get_game(exp.game), exp.rule_set()
     start, count = exp.chunk_range(index)
     lineups = [front.lineup(list(rotated(exp.bots, rotation)), rule_set, allow_cheating=True)  # checked already
@@ -164,8 +165,8 @@ def play_rotations(exp: Experiment, index: int, check: bool = False) -> Iterator
 
 class ChunkRows:
     """A chunk's tidy rows (``cardsim.rows``: one row per round, rotation and seat) as Parquet, one rotation's
-    batch at a time (``add``, in rotation order: the runner's writer encodes one while the kernel plays the
-    next), and its statistics (``finish``)."""
+    batch at a time (``add``, in rotation order: the runner's writer encodes them while the kernel plays on),
+    and its statistics (``finish``)."""
 
     def __init__(self, exp: Experiment) -> None:
         self.exp, self.front = exp, get_game(exp.game)
@@ -455,8 +456,8 @@ def _run_missing(exp: Experiment, folder: ResultsFolder, threads: int, cluster, 
 
 def _run_local(exp: Experiment, folder: ResultsFolder, todo: list[int], threads: int, record, played,
                check: bool) -> None:  # fmt: skip
-    """Simulate chunk by chunk on all cores; each rotation of a chunk is encoded in the background while the next
-    is played, and each finished chunk written there too.
+    """Simulate chunk by chunk on all cores; each rotation of a chunk is encoded in the background while the kernel
+    plays on (the next chunk; with a strong bot, the next rotation), and each finished chunk written there too.
     ``played(rounds)`` moves the progress bar after each rotation of a chunk (None: no bar)."""
     numba.set_num_threads(threads)
 
@@ -467,7 +468,7 @@ def _run_local(exp: Experiment, folder: ResultsFolder, todo: list[int], threads:
         folder.store(exp, index, data, stats)
         return index, stats
 
-    with ThreadPoolExecutor(max_workers=1) as writer:  # encodes each rotation while the kernel plays the next
+    with ThreadPoolExecutor(max_workers=1) as writer:  # encodes each rotation while the kernel plays on
         pending = None
         for index in todo:
             chunk, added = ChunkRows(exp), []

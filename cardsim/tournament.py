@@ -134,7 +134,7 @@ class DealStats:
 
 class RotationTally:
     """A chunk's ``DealStats`` built one rotation's batch at a time (``add`` in rotation order), so that the runner
-    sums each rotation while the kernel plays the next one."""
+    sums each rotation while the kernel plays on."""
 
     def __init__(self, game: Game, lineup: tuple[str, ...]) -> None:
         self.game, self.lineup, self.names = game, lineup, bot_names(lineup)

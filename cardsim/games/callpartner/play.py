@@ -210,6 +210,7 @@ def _play_deals(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, check
     s, totals, streams = scratch
     slots, points, scores, players = s.slots, s.points, s.scores, p.players
     seatings = bots.shape[0] // players
+    once = seatings > 1 and not work.games  # single deals: dealt once for every seating
     count = out.played.shape[0] // seatings
     for g in range(*_units(work, count)):
         for seating in range(seatings):
@@ -218,7 +219,12 @@ def _play_deals(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, check
                 totals[seat] = 0
             d = np.int64(0)
             while d == 0 or (work.games and not game_over(totals, players, d, p.target, p.max_deals)):
-                _deal(s, p, streams, work, g, d, _dealer(out, u, d, players), seating, seatings)
+                if seating > 0 and once:
+                    redeal(s, p, streams)
+                else:
+                    deal_inline(s, p, work.seed, work.start + g, d, _dealer(out, u, d, players), NO_SEAT)
+                    if once:
+                        copy_rows(streams, s.rng, players + 1)
                 if checks is None:
                     builtin.run_inline(s, p, table, builtin.PLAY_ON, builtin.NO_PASSER, None, random_lineup)
                 else:
@@ -230,19 +236,6 @@ def _play_deals(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, check
                 _record(out, u, d, slots, points, scores, totals)
                 d += 1
             out.played[u] = d
-
-
-@njit(cache=True, inline="always")
-def _deal(s: State, p: Params, streams: np.ndarray, work: Work, g: int, d: int, dealer: int, seating: int,
-          seatings: int) -> None:  # fmt: skip
-    """Deal ``d`` of unit ``work.start + g`` for seating ``seating``: dealt (``deal_inline``), or a single deal
-    dealt again from the first seating's (``redeal``; ``streams`` keeps its streams)."""
-    if seating > 0 and not work.games:
-        redeal(s, p, streams)
-        return
-    deal_inline(s, p, work.seed, work.start + g, d, dealer, NO_SEAT)
-    if seatings > 1 and not work.games:
-        copy_rows(streams, s.rng, p.players + 1)
 
 
 @njit(cache=True, inline="always")

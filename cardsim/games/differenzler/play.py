@@ -116,14 +116,15 @@ def play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users:
     """Units ``work.block * BLOCK ..`` of ``simulate_games``, which calls it through its address (``Game.simulate``:
     its code is not linked into the kernel and optimised again; and numba's parfor passes would drop writes into
     the State's arrays as dead code), in every seating of ``bots`` (see ``simulate_games``): a single round is
-    dealt once and copied for the other seatings. numba prunes the branches of the lineup's types: one function
-    for every lineup."""
+    dealt once and dealt again by ``redeal`` for the other seatings. numba prunes the branches of the lineup's
+    types: one function for every lineup."""
     seed, start, games, block = work
     s = new_state(np.int64(PLAYERS))  # typed values, not literals: a kernel compiles once per argument types
     sl, hands, dealt, points, predictions, history, rng = s.slots, s.hands, s.dealt, s.points, s.predictions, \
         s.history, s.rng  # fmt: skip
     seatings = bots.shape[0] // PLAYERS
     streams = rng.copy()  # the deal's streams right after it (``redeal``)
+    once = seatings > 1 and not games  # single rounds: dealt once for every seating
     penalties = np.zeros(PLAYERS, np.int64)
     totals = np.zeros(PLAYERS, np.int64)
     count = out.rounds_played.shape[0] // seatings
@@ -135,13 +136,13 @@ def play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users:
             while r == 0 or (games and not game_over(totals, r, p.max_tiebreak_rounds)):
                 # deal, run and scores of the state machine, in their array forms where the State would be passed
                 # to an inlined function (a reference count update per array and call: ~10% of random self-play)
-                if seating == 0 or games:
+                if seating > 0 and once:
+                    redeal(sl, hands, dealt, points, rng, streams)
+                else:
                     deal_arrays(sl, hands, dealt, points, rng, seed, start + g, r,
                                 -1 if r == 0 else (out.first_hands[u, 0] + r) % PLAYERS)  # fmt: skip
-                    if seatings > 1 and not games:
+                    if once:
                         copy_rows(streams, rng, rng.shape[0])
-                else:
-                    redeal(sl, hands, dealt, points, rng, streams)
                 if strong_bots is None and users is None and checks is not None:
                     row = checks[u]  # one view (each costs atomic reference counts)
                     audit_deal(row, dealt)
