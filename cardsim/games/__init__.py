@@ -171,9 +171,10 @@ class Game(ABC):
                       check: bool = False) -> Iterator[Batch]:  # fmt: skip
         """``run`` of the same units by each of ``lineups`` (a duplicate deal's seatings, ``cardsim.runner``), each
         batch yielded as it is played. Built-in bots only: one kernel call plays every seating, each single round
-        dealt once and copied for the others (the deal is about a fifth of random self-play), the same numbers as
-        a call per seating (a test checks this). A failed decision there is found again by ``run`` per seating, so
-        that its error names the seating (the caller counts the batches it has)."""
+        dealt once and started again for the others (``state.redeal``; the deal is about a sixth of random
+        self-play), the same numbers as a call per seating (``tests/test_rotations.py``). A failed decision there
+        is found again by ``run`` per seating, so that its error names the seating (the caller counts the batches
+        it has)."""
         if len(lineups) > 1 and all(self._builtin_only(lineup) for lineup in lineups):
             try:
                 with raised(True):
