@@ -134,7 +134,8 @@ class Game(ABC):
     def batch(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool, **options: Any
               ) -> Batch:  # fmt: skip
         """Units ``start .. start+count-1`` (single rounds, or whole games) as a batch of arrays: the compiled
-        kernel, or the plain-Python driver for a lineup with a Python bot (or ``engine="python"``)."""
+        kernel, or the plain-Python driver for a lineup with a Python bot (or ``engine="python"``). ``tables``
+        plays them in several seatings at once (``seatings``; ``run_rotations``)."""
 
     def run(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool, check: bool = False,
             **options: Any) -> Batch:  # fmt: skip
