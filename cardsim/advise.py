@@ -29,7 +29,8 @@ from cardsim.analysis import Z95
 from cardsim.cards import Deck
 from cardsim.errors import CardsimError
 from cardsim.games import Game, get_game
-from cardsim.lineup import FIRST_STRONG
+from cardsim.lineup import FIRST_STRONG, Bots
+from cardsim.validation import checked
 
 WINDOW = 10  # printed rows either side of the best bid when there are many bids
 MAX_SAMPLES = 10_000_000
@@ -72,16 +73,20 @@ def advice_module(game: str) -> ModuleType:
         raise CardsimError(f"{name} has no bid advice yet") from None
 
 
-def advise(game: str, hand: str, **settings: Any) -> Advice:
-    """Advice for ``hand`` in ``game``; settings are the game module's (seat, trump, players, bots, samples, ...)."""
+@checked
+def advise(game: str, hand: str | list[str], **settings: Any) -> Advice:
+    """Advice for ``hand`` in ``game``; settings are the game module's (seat, trump, players, bots, samples, ...),
+    checked there."""
     return advice_module(game).advise(hand, **settings)
 
 
+@checked
 def bid_table(game: str, **settings: Any) -> pd.DataFrame:
     """One row per random hand of ``game``: its features, the best bid and its expected result (see the game)."""
     return advice_module(game).bid_table(**settings)
 
 
+@checked
 def bid_figures(game: str, table: pd.DataFrame) -> dict[str, Any]:
     """The game's figures of a ``bid_table`` by name (matplotlib Figures, ready to save as PNG)."""
     return advice_module(game).bid_figures(table)
@@ -119,7 +124,7 @@ def check_count(value: int, what: str, upper: int = MAX_SAMPLES) -> int:
     return int(value)
 
 
-def builtin_bots(game: Game, bots: str | list[str], rules: Any) -> tuple[tuple[str, ...], np.ndarray]:
+def builtin_bots(game: Game, bots: Bots, rules: Any) -> tuple[tuple[str, ...], np.ndarray]:
     """Bot names and the built-in bot table for the completions; Python bots are refused (too slow there), and so
     are numba bots (the completion kernels play built-in bots only)."""
     lineup = game.lineup(bots, rules)
@@ -132,7 +137,7 @@ def builtin_bots(game: Game, bots: str | list[str], rules: Any) -> tuple[tuple[s
     return lineup.names, lineup.table
 
 
-def completion_setup(game: str, players: int | None, bots: str | list[str], rules: Any, strong: bool) -> tuple:
+def completion_setup(game: str, players: int | None, bots: Bots, rules: Any, strong: bool) -> tuple:
     """(validated rules, bot names, built-in bot ids) for a game's completions. ``strong``: whether the game's
     completions can play strong bots (Wizard's do); elsewhere a strong bot is refused by name, never played as
     another bot under its name."""

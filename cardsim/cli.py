@@ -16,6 +16,9 @@ from typing import NoReturn
 
 from cardsim.compiling import spent
 from cardsim.errors import CardsimError
+from cardsim.sealed.process import Sealing
+
+NO_SEED = object()  # --seed left out: 0, or a sealed match's secret one
 
 EPILOG = """examples:
   cardsim simulate differenzler --bots heuristic,random,random,random --rounds 1000000 --seed 7
@@ -32,6 +35,9 @@ EPILOG = """examples:
   cardsim info wizard
   cardsim warmup differenzler wizard --strong --replay
 """
+BARE_GAMES = 10_000  # games a bare --games plays without --rounds
+BOTS_HELP = ("random, heuristic, another built-in bot such as heuristic_v1 or a strong one (cardsim info GAME lists "
+             "them), a Python bot path/to/file.py:ClassName or a numba bot path/to/file.py:function")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -51,15 +57,13 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True,
                                      metavar="{simulate,tournament,ladder,advise,replay,info,warmup}")  # fmt: skip
 
-    def common(sub: argparse.ArgumentParser) -> None:
+    def common(sub: argparse.ArgumentParser, bots: str = "one bot per seat, comma-separated, or one for all seats"
+               ) -> None:  # fmt: skip
         sub.add_argument("game", help="differenzler, wizard or callpartner")
-        sub.add_argument("--bots", default="random", help="one bot per seat, comma-separated, or one for all seats: "
-                         "random, heuristic, another built-in bot such as heuristic_v1 or a strong one (cardsim info "
-                         "GAME lists them), a Python bot path/to/file.py:ClassName or a numba bot "
-                         "path/to/file.py:function (default: random)")  # fmt: skip
-        sub.add_argument("--seed", type=seed_or_random, default=0, help="experiment seed (default 0); simulate and "
-                         "tournament also take 'random': a 64-bit seed from the OS, printed and stored with the "
-                         "results")  # fmt: skip
+        sub.add_argument("--bots", default="random", help=f"{bots}: {BOTS_HELP} (default: random)")
+        sub.add_argument("--seed", type=seed_or_random, default=NO_SEED, help="experiment seed (default 0); "
+                         "simulate, tournament and ladder also take 'random': a 64-bit seed from the OS, printed and "
+                         "stored with the results")  # fmt: skip
         sub.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
         sub.add_argument("--players", type=int, help="number of players: wizard 3-6, callpartner 3-5 (default 4)")
         sub.add_argument("--cards", type=positive_int, help="wizard: cards per player in single rounds (rule cards=K)")
@@ -73,7 +77,8 @@ def _parser() -> argparse.ArgumentParser:
     common(sim)
     sim.add_argument("--rounds", type=positive_int, help="number of single rounds (default 100000)")
     sim.add_argument("--games", type=positive_int, nargs="?", const=0, metavar="N",
-                     help="play N whole games; bare --games plays --rounds whole games")  # fmt: skip
+                     help=f"play N whole games; a bare --games plays --rounds N whole games, or {BARE_GAMES} without "
+                     "--rounds")  # fmt: skip
     sim.add_argument("--threads", type=int, help="threads (default: all cores)")
     sim.add_argument("--out", help="write one row per (round, seat) to this Parquet file")
     sim.add_argument("--force", action="store_true", help="overwrite an existing --out file")
@@ -102,10 +107,12 @@ def _parser() -> argparse.ArgumentParser:
                       "N worker processes")  # fmt: skip
     tour.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                       help="show a progress bar (default: on a terminal)")  # fmt: skip
+    sealing(tour)
 
     lad = commands.add_parser("ladder", help="rating list: duplicate matches of every pair of bots, Elo ratings "
                               "with 95%% CIs")  # fmt: skip
-    common(lad)
+    common(lad, "the bots to rate, two or more different ones, comma-separated; each pair plays duplicate matches, "
+           "one bot against copies of the other")
     lad.add_argument("--deals", type=positive_int, default=10_000, help="deals per match (default 10000), each played "
                      "once per seat rotation; every pair plays two matches")  # fmt: skip
     lad.add_argument("--out", help="folder for the matches' results, the tables and the plot (default: none kept)")
@@ -116,6 +123,7 @@ def _parser() -> argparse.ArgumentParser:
                      "N worker processes")  # fmt: skip
     lad.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="show a progress bar (default: on a terminal)")  # fmt: skip
+    sealing(lad)
 
     rep = commands.add_parser("replay", help="print one round exactly as it was played")
     common(rep)
@@ -156,6 +164,58 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def sealing(sub: argparse.ArgumentParser) -> None:
+    """The options of sealed matches (``cardsim.sealed``), for tournament and ladder."""
+    default = Sealing()
+    sub.add_argument("--sealed", action="store_true", help="a sealed match for Python bots you do not trust: each "
+                     "runs in a process of its own that sees only its observations, under its own unprivileged user "
+                     "(when run as root); the seed is drawn secretly and revealed in config.json at the end; no "
+                     "--seed, --resume or Dask")  # fmt: skip
+    sub.add_argument("--forfeit", action="store_true", help="with --sealed: a bot that fails (raises, exits, hangs, "
+                     "answers illegally) forfeits: random plays its remaining decisions, its rows are marked in the "
+                     "column forfeit, and the run goes on (default: the run stops, naming it)")  # fmt: skip
+    sub.add_argument("--decision-time", type=positive_float, metavar="S", help="with --sealed: seconds a bot may "
+                     f"take per decision (default {default.decision_seconds:g})")  # fmt: skip
+    sub.add_argument("--bot-memory", type=positive_int, metavar="MB", help="with --sealed: a bot process's memory "
+                     f"(address space, default {default.memory_mb})")  # fmt: skip
+
+
+def _sealing(args: argparse.Namespace) -> Sealing | bool:
+    """``--sealed`` and its settings as ``experiment``'s ``sealed``; a setting without ``--sealed`` is refused."""
+    settings = {"forfeit": ("--forfeit", args.forfeit or None), "decision_seconds": ("--decision-time",
+                args.decision_time), "memory_mb": ("--bot-memory", args.bot_memory)}  # fmt: skip
+    given = {name: value for name, (_, value) in settings.items() if value is not None}
+    if not args.sealed:
+        if given:
+            raise CardsimError(f"{settings[next(iter(given))][0]} goes with --sealed: it sets how a sealed match "
+                               "treats its bots")  # fmt: skip
+        return False
+    return Sealing(**given)
+
+
+def _seed(args: argparse.Namespace) -> int | None:
+    """``--seed`` as given: 0 when it is left out, None for 'random'. A sealed match draws its seed secretly and
+    refuses one that is given."""
+    given = args.seed is not NO_SEED
+    if getattr(args, "sealed", False):
+        if given and args.seed is not None:
+            raise CardsimError(f"--sealed draws the seed secretly: leave out --seed {args.seed} (with a seed a bot "
+                               "author knows or guesses, a bot can compute every hand)")  # fmt: skip
+        return None
+    return args.seed if given else 0
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number")
+    return value
+
+
 def positive_int(text: str) -> int:
     """argparse type: an integer >= 1 (underscores allowed, 1_000_000)."""
     value = _integer(text)
@@ -194,13 +254,14 @@ def _simulate(args: argparse.Namespace) -> None:
     from cardsim.engine import simulate
 
     if args.games and args.rounds:
-        raise CardsimError("give --rounds N, --games N, or --rounds N --games (N whole games), not both numbers")
+        raise CardsimError("give --rounds N, --games N, or --rounds N --games (N whole games), not both numbers: "
+                           f"--rounds {args.rounds}, --games {args.games}")
     rounds, games = args.rounds or 100_000, None
     if args.games is not None:  # bare --games: the --rounds number counts whole games
-        rounds, games = None, args.games or args.rounds or 10_000
+        rounds, games = None, args.games or args.rounds or BARE_GAMES
     began, kernels = time.perf_counter(), spent()
     result = simulate(
-        args.game, args.bots, rounds=rounds, games=games, seed=args.seed, rules=_rules(args), players=args.players,
+        args.game, args.bots, rounds=rounds, games=games, seed=_seed(args), rules=_rules(args), players=args.players,
         threads=args.threads, out=args.out, progress=args.progress, force=args.force, check=args.check,
         allow_cheating=args.allow_cheating,
     )  # fmt: skip
@@ -213,16 +274,18 @@ def _simulate(args: argparse.Namespace) -> None:
         return
     size = f"{games} games ({played} rounds)" if games else f"{played} rounds"
     print(f"{result.game}  {size}  seed {result.seed}  rules {result.rules}")
-    print(f"{seconds:.2f} s, {_rate(played, seconds, kernels)} rounds/s{kernels.note()}"
-          + (f"; rows written to {args.out}" if args.out else ""))
+    print(_timing(played, "rounds", seconds, kernels) + (f"; rows written to {args.out}" if args.out else ""))
     print()
     print(format_table(result.summary))
 
 
-def _rate(units: int, seconds: float, kernels) -> str:
-    """Units per second of the run, leaving out the seconds spent compiling and loading kernels (``kernels``)."""
-    running = seconds - kernels.compile - kernels.load
-    return f"{units / running:,.0f}" if running > 0 else "-"
+def _timing(units: int, unit: str, seconds: float, kernels) -> str:
+    """The run's seconds and its rate of ``unit`` per second, both without the seconds spent compiling and loading
+    kernels (``kernels``), which the note after them gives: ``2.00 s, 500 rounds/s (compile 10.0 s not counted)``;
+    no rate without ``units``."""
+    running = max(seconds - kernels.compile - kernels.load, 0.0)
+    rate = "" if not units else f", {units / running:,.0f} {unit}/s" if running > 0 else f", - {unit}/s"
+    return f"{running:.2f} s{rate}{kernels.note()}"
 
 
 def _kernel_seconds(kernels) -> dict[str, float]:
@@ -236,30 +299,33 @@ def _tournament(args: argparse.Namespace) -> None:
     from cardsim.runner import ResultsFolder, experiment, run
 
     if args.rounds and args.games:
-        raise CardsimError("give --rounds N (deals) or --games N, not both")
+        raise CardsimError(f"give --rounds N (deals) or --games N, not both: --rounds {args.rounds}, --games "
+                           f"{args.games}")  # fmt: skip
     rounds = None if args.games else (args.rounds or 100_000)
-    exp = experiment(args.game, args.bots, rounds=rounds, games=args.games, seed=args.seed, rules=_rules(args),
+    sealed = _sealing(args)
+    exp = experiment(args.game, args.bots, rounds=rounds, games=args.games, seed=_seed(args), rules=_rules(args),
                      players=args.players, duplicate=args.duplicate, chunk=args.chunk,
-                     allow_cheating=args.allow_cheating)  # fmt: skip
+                     allow_cheating=args.allow_cheating, sealed=sealed)  # fmt: skip
     if args.seed is None and args.resume and args.out and (Path(args.out) / "config.json").exists():
         exp = dataclasses.replace(exp, seed=ResultsFolder(args.out).read_config().seed)  # resume the drawn seed
-    out = args.out or f"results/{exp.game}-{exp.units}{'games' if exp.games else 'deals'}-seed{exp.seed}"
+    size = f"{exp.units}{'games' if exp.games else 'deals'}"
+    out = args.out or (f"results/{exp.game}-{size}-seed{exp.seed}" if not sealed else
+                       f"results/{exp.game}-{size}-sealed-{time.strftime('%Y%m%d-%H%M%S')}")  # its seed is secret
     began, kernels = time.perf_counter(), spent()
     outcome = run(exp, out, resume=args.resume, threads=args.threads, scheduler=args.scheduler,
                   dask_local=args.dask_local, progress=args.progress, check=args.check)  # fmt: skip
     seconds, kernels = time.perf_counter() - began, spent() - kernels
     summary = write_report(outcome)
     if args.json:
-        print(json.dumps({"experiment": vars(exp) | {"bots": list(exp.bots)}, "folder": out, "summary": str(summary),
+        print(json.dumps({"experiment": dataclasses.asdict(exp), "folder": out, "summary": str(summary),
                           "computed_chunks": outcome.computed, "seconds": round(seconds, 3), **_kernel_seconds(kernels),
                           "bots": outcome.standings.bots.to_dict(orient="records"),
                           "pairs": outcome.standings.pairs.to_dict(orient="records")}))  # fmt: skip
         return
     print(describe(outcome))
     unit = "games" if exp.games else "rounds"  # a deal played in each rotation is that many rounds
-    rate = f", {_rate(outcome.computed_units * exp.rotations, seconds, kernels)} {unit}/s" if outcome.computed else ""
-    print(f"{seconds:.2f} s{rate}{kernels.note()}; {outcome.computed} of {exp.chunks} chunks computed now; results "
-          f"in {out} (summary {summary})")  # fmt: skip
+    timing = _timing(outcome.computed_units * exp.rotations, unit, seconds, kernels)
+    print(f"{timing}; {outcome.computed} of {exp.chunks} chunks computed now; results in {out} (summary {summary})")
     print()
     print(format_table(outcome.standings.bots))
     if len(outcome.standings.pairs):
@@ -272,10 +338,10 @@ def _ladder(args: argparse.Namespace) -> None:
     from cardsim.rating import ladder
 
     began = time.perf_counter()
-    result = ladder(args.game, args.bots, deals=args.deals, players=args.players, rules=_rules(args), seed=args.seed,
+    result = ladder(args.game, args.bots, deals=args.deals, players=args.players, rules=_rules(args), seed=_seed(args),
                     out=args.out, resume=args.resume, threads=args.threads, scheduler=args.scheduler,
                     dask_local=args.dask_local, progress=args.progress, check=args.check,
-                    allow_cheating=args.allow_cheating)  # fmt: skip
+                    allow_cheating=args.allow_cheating, sealed=_sealing(args))  # fmt: skip
     if args.json:
         print(json.dumps({"game": result.game, "bots": result.bots, "deals": result.deals, "seed": result.seed,
                           "folder": None if result.folder is None else str(result.folder),
@@ -284,7 +350,7 @@ def _ladder(args: argparse.Namespace) -> None:
         return
     kept = f"; tables and plot in {result.folder}" if result.folder else ""
     print(f"{result.game} ladder, {result.deals:,} deals per match, seed {result.seed}: "
-          f"{time.perf_counter() - began:.1f} s{kept}")  # fmt: skip
+          f"{time.perf_counter() - began:.1f} s{kept}; each pair plays two matches: {2 * result.deals:,} deals")
     print()
     print(format_table(result.ratings))
     print()
@@ -295,9 +361,10 @@ def _replay(args: argparse.Namespace) -> None:
     from cardsim.engine import replay
     from cardsim.games import get_game
 
-    if args.seed is None:
+    seed = _seed(args)
+    if seed is None:
         raise CardsimError("replay needs the seed of the run it shows (a number; a 'random' run prints its seed)")
-    record = replay(args.game, seed=args.seed, round=args.round, bots=args.bots, rules=_rules(args),
+    record = replay(args.game, seed=seed, round=args.round, bots=args.bots, rules=_rules(args),
                     game_no=args.game_no, players=args.players, check=args.check,
                     allow_cheating=args.allow_cheating)  # fmt: skip
     print(json.dumps(record) if args.json else get_game(args.game).format_replay(record))

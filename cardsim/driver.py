@@ -18,10 +18,11 @@ import numpy as np
 from cardsim.cards import Deck
 from cardsim.decisions import BOT_METHODS
 from cardsim.errors import BotFailure, CardsimError
-from cardsim.lineup import Lineup
+from cardsim.lineup import Lineup, builtin_row
 from cardsim.numba_bots import USER_BOT, NumbaBot
 from cardsim.protocol import Seat, ask
 from cardsim.rng import bot_seed
+from cardsim.sealed.process import GuardedBot
 
 
 def play_round(
@@ -72,6 +73,9 @@ def _play_round(
                 answer = game.numba_bot_action(rules, state, bot)
             except Exception as exc:  # the user's function: report whatever it raised
                 raise where.error(label, f"raised {type(exc).__name__}: {exc}") from None
+        elif isinstance(bot, GuardedBot):  # sealed, or replaying a sealed run's forfeits
+            _guarded_decision(game, rules, state, bot, where, label, rngs, check)
+            continue
         else:
             rng = rngs.setdefault(seat, random.Random(bot_seed(seed, unit, sub, seat)))
             method = getattr(bot, BOT_METHODS[game.decision(rules, state)])
@@ -87,6 +91,34 @@ def _play_round(
     if check:
         game.check_state(rules, state)
     return state
+
+
+def _guarded_decision(game: Any, rules: Any, state: Any, bot: GuardedBot, where: Seat, label: str,
+                      rngs: dict[int, Any], check: bool) -> None:  # fmt: skip
+    """A guarded bot's decision applied: its answer, or from its forfeit on the built-in random bot's, which draws
+    from the seat's own shared stream as in any run. With forfeits on, a failure (an error, its time, its exit,
+    an illegal answer) is that forfeit: recorded, and this decision played by random."""
+    at, seat = bot.place(where.unit, where.sub), where.seat
+    if not bot.forfeited(at):
+        try:
+            rng = rngs.setdefault(seat, bot.round_rng(bot_seed(where.seed, where.unit, where.sub, seat)))
+            observation = game.observation(rules, state, seat, rng)
+            if check:
+                check_observation(observation, game.hidden_cards(rules, state, seat), game.deck, where)
+            answer = bot.decide(BOT_METHODS[game.decision(rules, state)], observation, where, label)
+            for action in game.answer_actions(rules, state, answer):
+                try:
+                    game.apply(rules, state, action)
+                except CardsimError as exc:
+                    raise where.error(label, str(exc)) from None
+            return
+        except CardsimError as error:
+            if not bot.forfeits.enabled:
+                raise
+            bot.forfeits.record(bot.entry, bot.spec, at, seat, str(error))
+            bot.give_up()
+    random_bot = builtin_row("random", game.name, game.builtin_bots, game.bot_settings)
+    game.apply(rules, state, game.bot_action(rules, state, random_bot, advance=True))
 
 
 def check_observation(observation: Any, hidden: int, deck: Deck, where: Seat) -> None:

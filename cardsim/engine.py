@@ -26,14 +26,17 @@ from cardsim.analysis import Summary
 from cardsim.compiling import batch_notice, batch_what, estimate, notice
 from cardsim.errors import CardsimError
 from cardsim.games import Game, get_game
-from cardsim.options import rules_text
+from cardsim.lineup import Bots
+from cardsim.options import RuleSettings, rules_text
 from cardsim.outputs import check_output_file
 from cardsim.rng import check_index, check_seed, resolve_seed
+from cardsim.validation import checked
 
 ROUNDS_PER_CHUNK = 1 << 18
 ROWS_PER_CHUNK_WITH_OUT = 1 << 19  # rows held in memory before they go to the Parquet file
 GAMES_PER_CHUNK = 1 << 16
 GAMES_PER_CHUNK_WITH_ROWS = 1 << 12  # a game is up to 60 deals: keep the rows of a chunk small
+MAX_UNITS = 1 << 40  # rounds or games of one run: 2**40 rounds are 13 core-days at a million rounds a second
 
 
 @dataclass
@@ -68,20 +71,34 @@ def check_positive(value: Any, what: str) -> int:
 
 
 def check_size(rounds: int | None, games: int | None) -> int:
-    """The number of units to play: exactly one of ``rounds`` and ``games``, a positive integer."""
-    if (rounds is None) == (games is None):
+    """The number of units to play: exactly one of ``rounds`` and ``games``, a positive integer (``check_number``)."""
+    if rounds is not None and games is not None:
+        raise CardsimError(f"give either a number of rounds or a number of games, not both: rounds={rounds}, "
+                           f"games={games}")  # fmt: skip
+    if rounds is None and games is None:
         raise CardsimError("give either a number of rounds or a number of games")
-    return check_positive(rounds if games is None else games, f"number of {'rounds' if games is None else 'games'}")
+    return check_number(rounds if games is None else games, "rounds" if games is None else "games")
 
 
+def check_number(value: int, what: str) -> int:
+    """A positive number of ``what`` (rounds, games, deals) to play, at most ``MAX_UNITS``: a larger one is a typo
+    (or a study for a cluster and several seeds), refused before a run that would not end in a lifetime."""
+    units = check_positive(value, f"number of {what}")
+    if units > MAX_UNITS:
+        raise CardsimError(f"{what}={units} is too many: at most 2**40 ({MAX_UNITS:,}), which already take some 13 "
+                           "core-days at a million rounds a second; split a larger study into runs with other seeds")
+    return units
+
+
+@checked
 def simulate(
     game: str | Game,
-    bots: str | list[str],
+    bots: Bots,
     *,
     rounds: int | None = None,
     games: int | None = None,
     seed: int | None = 0,
-    rules: dict[str, Any] | list[str] | None = None,
+    rules: RuleSettings = None,
     players: int | None = None,
     threads: int | None = None,
     out: str | os.PathLike | None = None,
@@ -177,13 +194,14 @@ def progress_bar(total: int, unit: str, show: bool | None):
     return tqdm(total=total, unit=f" {unit}", unit_scale=True, smoothing=0.1, file=sys.stderr)
 
 
+@checked
 def replay(
     game: str | Game,
     *,
     seed: int,
     round: int,
-    bots: str | list[str] = "random",
-    rules: dict[str, Any] | list[str] | None = None,
+    bots: Bots = "random",
+    rules: RuleSettings = None,
     game_no: int | None = None,
     players: int | None = None,
     check: bool = False,

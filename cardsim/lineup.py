@@ -16,23 +16,28 @@ every lineup, seating and setting without recompiling.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import sys
 import types
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 
 from cardsim.errors import CardsimError
 from cardsim.numba_bots import USER_BOT, NumbaBot, is_numba_function
+from cardsim.sealed.process import GuardedBot
 
 MAX_SETTINGS = 5  # settings columns in the bot table after the id
 FIRST_STRONG = 4  # built-in ids from here on are strong bots (bots/<game>_strong.py), in every game (Wizard's 2
 # and 3: rulebased, heuristic_v1)
 CHEATING_BOTS = frozenset({"omniscient"})  # built-in bots that see hidden cards: references, refused unless allowed
+# A lineup as the Python API takes it (its type is checked by ``cardsim.validation``, what it names by ``make_lineup``)
+Bots = Annotated[str | list[Any] | tuple[Any, ...], "a str of bot names ('heuristic,random,...': one per seat, or one "
+                 "for all), or a list of bot names, Python bot objects and numba functions"]
 
 
 @dataclass(frozen=True)
@@ -122,8 +127,9 @@ def _load_python_bot(spec: str, game: str, methods: tuple[str, ...]) -> Any:
         module.__file__ = path_text
         sys.modules[module_name] = module  # before it runs: dataclasses and pickling look the module up
         try:
-            exec(compile(source, path_text, "exec"), module.__dict__)
-        except Exception as exc:  # the user's file: report whatever broke it
+            with contextlib.redirect_stdout(sys.stderr):  # its prints must not mix with a --json result
+                exec(compile(source, path_text, "exec"), module.__dict__)
+        except (Exception, SystemExit) as exc:  # the user's file: report whatever broke it (an exit too)
             del sys.modules[module_name]
             raise CardsimError(f"bot '{spec}': loading {path_text} failed: {type(exc).__name__}: {exc}") from exc
     cls = getattr(module, class_name, None)
@@ -136,8 +142,9 @@ def _load_python_bot(spec: str, game: str, methods: tuple[str, ...]) -> Any:
         raise CardsimError(f"bot '{spec}': {path_text} {problem}; a bot is a class or an @njit function, and "
                            f"those there are: {', '.join(found) or 'none'}")  # fmt: skip
     try:
-        bot = cls()
-    except Exception as exc:  # the user's constructor: report whatever broke it
+        with contextlib.redirect_stdout(sys.stderr):
+            bot = cls()
+    except (Exception, SystemExit) as exc:  # the user's constructor: report whatever broke it
         raise CardsimError(f"bot '{spec}': {class_name}() failed ({type(exc).__name__}: {exc}); a bot class is "
                            "made without arguments: give the others defaults") from None  # fmt: skip
     return _checked_methods(bot, spec, game, methods)
@@ -172,6 +179,7 @@ def builtin_row(name: str, game: str, builtin: dict[str, int], settings: dict[st
         )
     declared = settings.get(bot, {})
     values = {key: s.default for key, s in declared.items()}
+    given: dict[str, str] = {}
     for item in items:
         key, equals, text = item.partition("=")
         if key not in declared or not equals:
@@ -179,7 +187,10 @@ def builtin_row(name: str, game: str, builtin: dict[str, int], settings: dict[st
             raise CardsimError(
                 f"bot '{name}': '{item}' is not a setting of {bot}; its settings: {allowed} (write {bot}:key=value)"
             )
-        values[key] = declared[key].parse(name, key, text)
+        value = declared[key].parse(name, key, text)
+        if key in given and value != values[key]:
+            raise CardsimError(f"bot '{name}': {key} is given twice, {key}={given[key]} and {key}={text}; give it once")
+        given[key], values[key] = text, value
     row = np.zeros(1 + MAX_SETTINGS)
     row[0] = builtin[bot]
     row[1 : 1 + len(values)] = list(values.values())
@@ -205,7 +216,7 @@ def make_lineup(
     entries = [e.strip() if isinstance(e, str) else e for e in entries]
     if len(entries) == 1:
         entries = entries * players
-    names = [e if isinstance(e, str) else e.__name__ if is_numba_function(e) else type(e).__name__ for e in entries]
+    names = [_name(e) for e in entries]
     if len(names) != players:
         raise CardsimError(f"{game} needs {players} bots, one per seat, but {len(names)} were given: {','.join(names)}")
     cheats = [name.split(":")[0] for name in names if is_cheating(name)]
@@ -217,6 +228,8 @@ def make_lineup(
     for seat, (entry, name) in enumerate(zip(entries, names, strict=True)):
         if is_numba_function(entry):
             bots.append(NumbaBot(name, entry))
+        elif isinstance(entry, GuardedBot):  # its methods were checked where it runs
+            bots.append(entry)
         elif not isinstance(entry, str):
             bots.append(_checked_methods(entry, name, game, methods))
         elif is_python_bot(name):
@@ -228,6 +241,15 @@ def make_lineup(
             table[seat, :2] = USER_BOT, functions.setdefault(bots[-1].function, len(functions))
     numba_bots = {bots[s].function: bots[s] for s in range(players) if isinstance(bots[s], NumbaBot)}
     return Lineup(tuple(names), tuple(bots), table, tuple(numba_bots.values()))
+
+
+def _name(entry: Any) -> str:
+    """A lineup entry's name: as written, a numba bot's function, a guarded bot's spec, else its class."""
+    if isinstance(entry, str):
+        return entry
+    if is_numba_function(entry):
+        return entry.__name__
+    return entry.spec if isinstance(entry, GuardedBot) else type(entry).__name__
 
 
 def settings_help(settings: dict[str, Setting]) -> str:

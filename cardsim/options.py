@@ -10,14 +10,18 @@ option, value and what is allowed (RULES.md D1).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import numpy as np
 
 from cardsim.errors import CardsimError
+from cardsim.validation import checked
 
 R = TypeVar("R")
+# Rule settings as the Python API takes them (``cardsim.validation`` checks the type). A single string is refused:
+# it would be read a character at a time, and a list of items says where each one ends.
+RuleSettings = Annotated[dict[str, Any] | list[str] | None,
+                         "a dict {name: value}, a list of 'name=value' strings (the CLI's --rule items), or None"]
 
 
 def option(default: Any, allowed: tuple | range, doc: str) -> Any:
@@ -61,18 +65,24 @@ def _convert(game: str, name: str, value: Any, allowed: tuple | range) -> Any:
     raise CardsimError(f"{game} rule {name}={value!r} is not allowed: use {describe_allowed(allowed)}")
 
 
-def make_rules(cls: type[R], game: str, settings: dict[str, Any] | Iterable[str] | None = None) -> R:
-    """Build a game's rules from ``{"name": value}`` or ``["name=value", ...]``, validating each."""
+@checked
+def make_rules(cls: type[R], game: str, settings: RuleSettings = None) -> R:
+    """Build a game's rules from ``{"name": value}`` or ``["name=value", ...]``, validating each; a rule given twice
+    in the list (``--rule x=1 --rule x=2``, or ``--players``/``--cards`` beside the rule they set) is refused."""
     fields = {f.name: f for f in dataclasses.fields(cls)}
     if settings is None:
         settings = {}
     if not isinstance(settings, dict):
-        pairs = {}
+        pairs: dict[str, str] = {}
         for item in settings:
-            name, sep, value = str(item).partition("=")
+            name, sep, value = item.partition("=")
+            name, value = name.strip(), value.strip()
             if not sep:
                 raise CardsimError(f"rule '{item}' must be written name=value, e.g. {next(iter(fields))}=...")
-            pairs[name.strip()] = value.strip()
+            if name in pairs and not _same(game, name, pairs[name], value, fields.get(name)):
+                raise CardsimError(f"{game} rule {name} is given twice, {name}={pairs[name]} and {name}={value}; "
+                                   "give it once")  # fmt: skip
+            pairs[name] = value
         settings = pairs
     values = {}
     for name, value in settings.items():
@@ -80,6 +90,17 @@ def make_rules(cls: type[R], game: str, settings: dict[str, Any] | Iterable[str]
             raise CardsimError(f"{game} has no rule '{name}'; its rules are: {', '.join(fields)}")
         values[name] = _convert(game, name, value, fields[name].metadata["allowed"])
     return cls(**values)
+
+
+def _same(game: str, name: str, first: str, second: str, field: dataclasses.Field | None) -> bool:
+    """Whether two texts of rule ``name`` give it the same value (``--players 4`` beside ``--rule players=4``)."""
+    if first.lower() == second.lower():
+        return True
+    try:
+        return field is not None and _convert(game, name, first, field.metadata["allowed"]) == _convert(
+            game, name, second, field.metadata["allowed"])
+    except CardsimError:
+        return False
 
 
 def check_values(rules: Any, game: str) -> None:

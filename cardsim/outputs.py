@@ -28,6 +28,11 @@ def check_output_file(path: str | os.PathLike, force: bool = False) -> Path:
     if path.is_dir():
         raise CardsimError(f"cannot write {path}: it is a folder; give a file name, e.g. {path / 'rows.parquet'}")
     if not path.parent.is_dir():
+        existing = path.parent
+        while not existing.exists():
+            existing = existing.parent
+        if not existing.is_dir():
+            raise CardsimError(f"cannot write {path}: {existing} is a file, not a folder; give a path in a folder")
         raise CardsimError(f"cannot write {path}: folder {path.parent} does not exist")
     if path.exists() and not force:
         raise CardsimError(f"{path} already exists; choose another --out file, or add --force (force=True) to "

@@ -1,8 +1,9 @@
 """Figures of score distributions, bids and convergence, from the tidy rows of a run.
 
 Every function takes the rows of one game (``simulate(..., keep_rows=True).rows``
-or a runner's ``load_rows``) and returns a matplotlib Figure built without pyplot: nothing is
-shown or kept open, whatever the backend (save it with ``fig.savefig``; a notebook displays it).
+or a runner's ``load_rows``; a wrong type is refused by ``cardsim.validation``) and returns a matplotlib Figure
+built without pyplot: nothing is shown or kept open, whatever the backend (save it with ``fig.savefig``; a
+notebook displays it).
 Results are grouped by the ``bot`` column, not by seat, so rotated lineups and
 bots in several seats pool correctly. What differs between games (the score's
 unit, which columns are the bid and its result) lives in the ``LABELS`` table.
@@ -22,6 +23,7 @@ from matplotlib.figure import Figure
 from cardsim.analysis import Z95
 from cardsim.errors import CardsimError
 from cardsim.games import get_game
+from cardsim.validation import checked
 
 Per = Literal["round", "game"]
 
@@ -90,6 +92,7 @@ def score_label(game: str, per: Per) -> str:
     return f"{labels.unit} per {labels.round if per == 'round' else 'game'}"
 
 
+@checked
 def scores(rows: pd.DataFrame, per: Per = "round") -> dict[str, np.ndarray]:
     """Each bot's scores: one per (round, seat) row, or with ``per="game"`` one ``game_total`` per (game, seat)."""
     game = get_game(game_of(rows))
@@ -123,6 +126,7 @@ def _bins(values: np.ndarray, most: int = 60) -> np.ndarray:
     return np.arange(unique[0] - step / 2, unique[-1] + step, step) if len(unique) else np.arange(2)
 
 
+@checked
 def score_histogram(rows: pd.DataFrame, per: Per = "round") -> Figure:
     """One panel per bot: the count of each score (per round, or per game total), with the mean marked."""
     game = game_of(rows)
@@ -147,6 +151,7 @@ def ecdf(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return distinct, np.cumsum(counts) / len(values)
 
 
+@checked
 def score_ecdf(rows: pd.DataFrame, per: Per = "round") -> Figure:
     """The empirical distribution function of each bot's scores, one step line per bot."""
     game = game_of(rows)
@@ -165,6 +170,7 @@ def score_ecdf(rows: pd.DataFrame, per: Per = "round") -> Figure:
     return fig
 
 
+@checked
 def score_boxplot(rows: pd.DataFrame, per: Per = "round", kind: Literal["box", "violin"] = "box") -> Figure:
     """Box plots (whiskers at the 5th and 95th percentiles) or violins of each bot's scores, means as diamonds."""
     game = game_of(rows)
@@ -194,6 +200,7 @@ def bid_rows(rows: pd.DataFrame) -> pd.DataFrame:
     return rows[rows["seat"] == rows["declarer"]] if labels.declarers_only else rows
 
 
+@checked
 def bid_result_counts(rows: pd.DataFrame) -> tuple[np.ndarray, dict[str, np.ndarray], dict[str, float]]:
     """Bin edges (the same for bid and result), and per bot with bids the counts [bid bin, result bin] and the
     share of bids met (exactly, or made in call-partner)."""
@@ -212,6 +219,7 @@ def bid_result_counts(rows: pd.DataFrame) -> tuple[np.ndarray, dict[str, np.ndar
     return edges, counts, {bot: float(met[codes == i].mean()) for i, bot in enumerate(bots)}
 
 
+@checked
 def bid_heatmap(rows: pd.DataFrame) -> Figure:
     """One panel per bot: how often each bid (Differenzler: prediction) led to each result, with the diagonal
     where the result equals the bid."""
@@ -232,6 +240,7 @@ def bid_heatmap(rows: pd.DataFrame) -> Figure:
     return fig
 
 
+@checked
 def bid_accuracy_table(rows: pd.DataFrame, by: str = "cards") -> pd.DataFrame:
     """Per bot and value of the column ``by`` (default ``cards``: the round size), the share of bids met
     (exactly, or made in call-partner) with its 95% CI: columns ``bot``, ``by``, ``bids``, ``met_rate``,
@@ -250,6 +259,7 @@ def bid_accuracy_table(rows: pd.DataFrame, by: str = "cards") -> pd.DataFrame:
     return table
 
 
+@checked
 def bid_accuracy(rows: pd.DataFrame, by: str = "cards", reference: dict[str, dict[int, float]] | None = None
                  ) -> Figure:  # fmt: skip
     """The share of bids met per bot against the column ``by`` (default the round size), with 95% CI bars;
@@ -273,6 +283,7 @@ def bid_accuracy(rows: pd.DataFrame, by: str = "cards", reference: dict[str, dic
     return fig
 
 
+@checked
 def unit_scores(rows: pd.DataFrame, per: Per = "round") -> dict[str, np.ndarray]:
     """Each bot's mean score per independent unit (a round, or a game), in the order played.
 
@@ -302,6 +313,7 @@ def running_mean_ci(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     return n, mean, half
 
 
+@checked
 def convergence(rows: pd.DataFrame, per: Per = "round", points: int = 400) -> Figure:
     """Top: each bot's running mean score with its 95% CI band; bottom: the CI half-width, against the number of
     rounds (or games) simulated, on log axes."""

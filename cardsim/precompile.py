@@ -30,6 +30,7 @@ from cardsim.compiling import GAME_NAMES, Line, about, estimate, notice
 from cardsim.errors import CardsimError
 from cardsim.games import GAMES, Game, get_game
 from cardsim.lineup import FIRST_STRONG
+from cardsim.validation import checked
 
 
 @dataclass(frozen=True)
@@ -145,6 +146,7 @@ def strong_bot(game: Game) -> str:
     return next(name for name, bot in game.builtin_bots.items() if bot >= FIRST_STRONG)
 
 
+@checked
 def warmup(games: Iterable[str] | str | None = None, strong: bool = False, replay: bool = False,
            progress: bool | None = None, jobs: int = 1) -> list[Warmed]:  # fmt: skip
     """Compile (or find in the cache) the kernels of ``games`` (default: all) that runs of random and heuristic
@@ -153,6 +155,8 @@ def warmup(games: Iterable[str] | str | None = None, strong: bool = False, repla
     elsewhere a line per group once done, ``False`` nothing. ``jobs``: games compiled side by side in that many
     processes. Returns what each group took."""
     chosen = games_of(games)  # every name is checked before anything compiles
+    if jobs < 1:
+        raise CardsimError(f"jobs={jobs} is not allowed: give 1 or more processes")
     show = _terminal() if progress is None else bool(progress)
     say = progress is not False
     if jobs > 1 and len(chosen) > 1:

@@ -17,21 +17,30 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
+import secrets
 import tempfile
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import pandas as pd
 
 from cardsim.analysis import Z95
+from cardsim.engine import check_number
 from cardsim.errors import CardsimError
 from cardsim.games import get_game
+from cardsim.lineup import is_python_bot
+from cardsim.options import RuleSettings
 from cardsim.outputs import check_output_folder
 from cardsim.rng import resolve_seed
 from cardsim.runner import Experiment, experiment, iter_rows, run
+from cardsim.sealed.match import commitment
+from cardsim.sealed.process import Sealing
 from cardsim.tournament import verdict
+from cardsim.validation import checked
 
 ELO = 400 / math.log(10)  # Elo points per unit of the log-strength
 CONFIG = "ladder.json"
@@ -79,15 +88,16 @@ class PairTally:
         return PairTally(self.deals, self.deals - self.wins - self.ties, self.ties, -self.diff, self.diff_sq)
 
 
+@checked
 def ladder(
     game: str,
-    bots: str | list[str],
+    bots: Annotated[str | list[str], "a str 'a,b,...' or a list of the names of the bots to rate"],
     *,
     deals: int = 10_000,
     players: int | None = None,
-    rules: dict[str, Any] | list[str] | None = None,
+    rules: RuleSettings = None,
     seed: int | None = 0,
-    out: str | Path | None = None,
+    out: str | os.PathLike | None = None,
     resume: bool = False,
     threads: int | None = None,
     scheduler: str | None = None,
@@ -96,30 +106,43 @@ def ladder(
     check: bool = False,
     timing_rounds: int = 10,
     allow_cheating: bool = False,
+    sealed: bool | Sealing = False,
 ) -> Ladder:
     """Rate ``bots`` (at least two distinct ones) by duplicate matches of every pair, ``deals`` deals per match
     (see the module's docstring). ``out``: a folder that keeps every match's results folder (``matches/``), the
     tables (``ratings.parquet``, ``pairs.parquet``) and the plot (``ladder.png``); ``resume`` continues one. Without
     ``out`` the matches run in a temporary folder. ``seed=None`` draws one from the OS (a resumed ladder keeps the
     one it drew). Each strong bot's time per decision is measured over ``timing_rounds`` single rounds against
-    heuristic bots, one thread (``Game.decision_times``). The other arguments as in ``runner.run`` and
-    ``runner.experiment``."""
+    heuristic bots, one thread (``Game.decision_times``). ``sealed``: every match a sealed match
+    (``runner.experiment``), the ladder's seed drawn secretly (``seed`` must be None) and kept in ladder.json as its
+    commitment until the ladder ends. The other arguments as in ``runner.run`` and ``runner.experiment``."""
     names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
-    if len(names) < 2 or len(set(names)) != len(names):
-        raise CardsimError(f"a ladder needs two or more different bots, got {','.join(names)}")
+    twice = [name for name, count in Counter(names).items() if count > 1]
+    if len(names) < 2 or twice:
+        again = f": {twice[0]} is given twice" if twice else ""
+        raise CardsimError(f"a ladder needs two or more different bots, got {','.join(names)}{again}")
+    deals = check_number(deals, "deals")
     front = get_game(game)
+    if sealed is not False and (resume or scheduler is not None or dask_local is not None):
+        raise CardsimError("a sealed ladder runs in one go on this machine: --resume, --scheduler and --dask-local "
+                           "are refused with it")  # fmt: skip
     if seed is None and resume and out is not None and (Path(out) / CONFIG).exists():
         seed = json.loads((Path(out) / CONFIG).read_text()).get("seed")
-    seed = resolve_seed(seed)
     rule_set = front.make_rules(rules, players)
     seats = len(front.lineup("random", rule_set).names)
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
     lineups = [lineup for a, b in pairs for lineup in ([a] + [b] * (seats - 1), [b] + [a] * (seats - 1))]
-    matches = [experiment(front.name, lineup, rounds=deals, seed=(seed + k) % 2**64, rules=rules, players=players,
-                          allow_cheating=allow_cheating)
-               for k, lineup in enumerate(lineups)]  # fmt: skip  (every bot and option checked before any work)
-    with _folder(out, resume, {"game": front.name, "bots": names, "deals": deals, "seed": seed,
-                               "rules": matches[0].rules, "players": seats}) as folder:  # fmt: skip
+    matches = [experiment(front.name, lineup, rounds=deals, seed=seed, rules=rules, players=players,
+                          allow_cheating=allow_cheating, sealed=sealed)
+               for lineup in lineups]  # fmt: skip  (every bot and option checked before any work)
+    seed = resolve_seed(seed)
+    matches = [dataclasses.replace(exp, seed=(seed + k) % 2**64) for k, exp in enumerate(matches)]
+    config = {"game": front.name, "bots": names, "deals": deals, "seed": seed, "rules": matches[0].rules,
+              "players": seats}  # fmt: skip
+    nonce = secrets.token_hex(16)
+    if sealed is not False:  # its seed is secret until it ends
+        config = {**{k: v for k, v in config.items() if k != "seed"}, "seed_sha256": commitment(seed, nonce)}
+    with _folder(out, resume, config) as folder:
         tallies = []
         for k, exp in enumerate(matches):
             match_folder = folder / "matches" / f"{k:03d}"
@@ -133,6 +156,8 @@ def ladder(
         if out is not None:
             result.folder = folder
             _write(result, folder)
+        if sealed is not False and out is not None:  # ended: the seed and the nonce that open its commitment
+            (folder / CONFIG).write_text(json.dumps({**config, "seed": seed, "seed_nonce": nonce}, indent=1))
     return result
 
 
@@ -140,7 +165,7 @@ class _folder:
     """The ladder's folder: ``out`` (checked, and on ``resume`` its ladder.json compared with ``config``), or a
     temporary one removed on exit."""
 
-    def __init__(self, out: str | Path | None, resume: bool, config: dict) -> None:
+    def __init__(self, out: str | os.PathLike | None, resume: bool, config: dict) -> None:
         self.out, self.resume, self.config = out, resume, config
         self.tmp: tempfile.TemporaryDirectory | None = None
 
@@ -185,6 +210,8 @@ def _tally(exp: Experiment, folder: Path, score: str, lower_is_better: bool) -> 
 def _decision_ms(front: Any, rules: Any, bot: str, rounds: int, seed: int) -> tuple[float, float]:
     """A strong bot's median and 90th-percentile milliseconds per decision; NaN for the other bots, whose
     compiled decisions take well under a microsecond (the throughput benchmark's rates) and Python bots."""
+    if is_python_bot(bot):  # its file runs in the matches only (in a sealed ladder, never here)
+        return math.nan, math.nan
     lineup = front.lineup(bot, rules, allow_cheating=True)  # checked by the matches' experiments
     if lineup.strong_table is None or rounds < 1:
         return math.nan, math.nan

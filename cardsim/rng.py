@@ -12,7 +12,10 @@ change another bot's random draws (common random numbers).
 splitmix64 is a bijection, so a stream's state gives back the round key and with it the deal. A bot that could
 read its stream state (a Python bot, a strong bot) therefore gets a *private* stream instead
 (``seed_bot_stream``, ``bot_seed``): keyed by SipHash-2-4 of the round key and the seat, a pseudo-random
-function, so nothing a bot holds lets it compute the key or the hidden cards (DESIGN.md, Random streams).
+function, so its stream does not give back the key. It does not hide a seed that can be guessed: a bot that
+tries the seed 0 and a few others against its stream finds the round, and with it every hand. So a bot cardsim
+does not trust plays a sealed match (``cardsim.sealed``): a secret seed, and the bot in a process of its own; an
+in-process bot is trusted code (DESIGN.md, Random streams).
 
 The states of a round's streams are the rows of one ``uint64[streams, 4]``
 array; draws name the array and the stream, so kernels never create array
@@ -222,6 +225,6 @@ def resolve_seed(seed: int | None) -> int:
 
 def check_seed(seed: int) -> int:
     """Validate a user seed: any integer 0 <= seed < 2**64."""
-    if not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= MASK64:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= MASK64:
         raise CardsimError(f"seed {seed!r} is not allowed: use an integer from 0 to 2**64-1")
     return int(seed)

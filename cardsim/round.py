@@ -16,18 +16,19 @@ arrays, random streams included), so ``copy`` is cheap and exact and ``to_json``
 from __future__ import annotations
 
 import dataclasses
-import functools
-import operator
 import random
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 
 from cardsim.errors import BotFailure, CardsimError
 from cardsim.games import Game, get_game
 from cardsim.lineup import builtin_row
+from cardsim.loading import load_round, start_state
+from cardsim.options import RuleSettings
 from cardsim.protocol import Seat
 from cardsim.rng import bot_seed, check_index, check_seed
+from cardsim.validation import checked
 
 
 class Round:
@@ -112,19 +113,10 @@ class Round:
 
     @classmethod
     def from_json(cls, data: dict) -> Round:
-        """The round ``to_json`` wrote; a malformed one raises ``CardsimError``."""
-        try:
-            game = get_game(data["game"])
-            rules = game.make_rules(data["rules"])
-            fields = game.state_type._fields
-            if set(data["state"]) != set(fields):
-                raise CardsimError(f"a {game.name} round's state has the arrays {', '.join(fields)}")
-            arrays = [np.array(data["state"][f]["data"], dtype=data["state"][f]["dtype"]).reshape(
-                data["state"][f]["shape"]) for f in fields]  # fmt: skip
-            return cls(game, rules, game.state_type(*arrays), check_seed(data["seed"]), int(data["unit"]),
-                       int(data["sub"]), data["game_no"])  # fmt: skip
-        except (KeyError, TypeError, ValueError) as exc:
-            raise CardsimError(f"not a cardsim round: {type(exc).__name__}: {exc}") from None
+        """The round ``to_json`` wrote, or any valid round in its form, checked before any compiled kernel sees it
+        (``cardsim.loading``: types, shapes, ranges, then the round rebuilt from its deal and actions by the state
+        machine); anything else raises ``CardsimError`` naming the first thing wrong and what is allowed."""
+        return cls(*load_round(data))
 
     def _seat(self, seat: int | None) -> int:
         if seat is None:
@@ -142,38 +134,46 @@ class Round:
         return f"<Round {self.game.name} seed {self.seed} {where}: {state}>"
 
 
+Hands = Annotated[list | tuple | None, "a list of hands, one per seat: card strings ('SA SK ...') or lists of card "
+                  "names"]  # fmt: skip
+
+
+@checked
 def new_round(
     game: str | Game,
     *,
-    seed: int = 0,
-    round: int = 0,
+    seed: int | None = None,
+    round: int | None = None,
     game_no: int | None = None,
     players: int | None = None,
-    rules: dict[str, Any] | list[str] | None = None,
-    hands: list[str] | None = None,
+    rules: RuleSettings = None,
+    hands: Hands = None,
     dealer: int | None = None,
     **shown: Any,
 ) -> Round:
-    """A round at its first decision: dealt as ``cardsim replay`` deals it for (seed, round[, game_no]), or from
-    given ``hands`` (one card string per seat) with ``dealer`` and the game's shown cards (Differenzler
-    ``trump_card``, Wizard ``turned``, call-partner ``kitty``)."""
+    """A round at its first decision: dealt as ``cardsim replay`` deals it for ``seed`` and ``round`` (default 0 each)
+    of a single round, or of game ``game_no``; or from given ``hands`` (one card string or list of card names per
+    seat, each card once) with ``dealer`` and the game's shown cards (Differenzler ``trump_card``, Wizard ``turned``
+    and where the schedule fixes it ``trump``, call-partner ``kitty``), its streams those of seed 0, round 0. Given
+    hands deal no round, so they go without ``seed``, ``round`` and ``game_no``."""
     game = get_game(game) if isinstance(game, str) else game
     rule_set = game.make_rules(rules, players)
-    seats = game.seats(rule_set)
     if hands is not None:
-        if len(hands) != seats:
-            raise CardsimError(f"{game.name} with these rules has {seats} seats: give {seats} hands, not {len(hands)}")
-        if dealer is None or isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats:
-            raise CardsimError(f"dealer {dealer!r} is not allowed: give the dealer's seat, 0 to {seats - 1}")
-        masks = [game.deck.mask(hand) for hand in hands]
-        if sum(m.bit_count() for m in masks) != functools.reduce(operator.or_, masks, 0).bit_count():
-            raise CardsimError(f"a card is dealt to two seats: {' | '.join(hands)}")
-        return Round(game, rule_set, game.start(rule_set, masks, dealer, **shown), 0, 0, 0, None)
+        dealing = [f"{name}=..." for name, value in (("seed", seed), ("round", round), ("game_no", game_no))
+                   if value is not None]  # fmt: skip
+        if dealing:
+            raise CardsimError(f"hands=... starts the round from given hands; {' and '.join(dealing)} "
+                               f"deal{'s' if len(dealing) == 1 else ''} one: give one or the other")  # fmt: skip
+        return Round(game, rule_set, start_state(game, rule_set, hands, dealer, **shown), 0, 0, 0, None)
     if shown or dealer is not None:
-        raise CardsimError("dealer and shown cards go with hands=[...]; a dealt round has its own")
-    seed = check_seed(seed)
-    round = check_index(round, "round")
+        given = ", ".join(f"{name}=..." for name in [*(["dealer"] if dealer is not None else []), *shown])
+        raise CardsimError(f"new_round() got {given} without hands=[...]: the dealer and the shown cards "
+                           "(Differenzler trump_card, Wizard turned and trump, call-partner kitty) go with given "
+                           "hands; a dealt round has its own")  # fmt: skip
+    seed = check_seed(0 if seed is None else seed)
+    round = check_index(0 if round is None else round, "round")
     game.check_units(rule_set, game_no is not None)
+    seats = game.seats(rule_set)
     if game_no is None:
         return Round(game, rule_set, game.deal(rule_set, seed, round, 0, -1, False), seed, round, 0, None)
     game_no = check_index(game_no, "game")
@@ -220,13 +220,14 @@ class Match:
         return [seat for seat, total in enumerate(self.totals) if total == best]
 
 
+@checked
 def new_game(
     game: str | Game,
     *,
     seed: int = 0,
     game_no: int = 0,
     players: int | None = None,
-    rules: dict[str, Any] | list[str] | None = None,
+    rules: RuleSettings = None,
 ) -> Match:
     """Game ``game_no`` of ``seed`` at its first decision: the rounds ``cardsim replay --game-no`` shows."""
     game = get_game(game) if isinstance(game, str) else game

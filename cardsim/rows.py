@@ -36,9 +36,10 @@ PARQUET_OPTIONS = {  # lz4 over byte-stream-split numbers: small and cheap to wr
 }
 
 
-def table(batch: Batch, game: Game, rules: str, seed: int, seat_bots: Sequence[str], *,
+def table(batch: Batch, game: Game, rules: str, seed: int | str, seat_bots: Sequence[str], *,
           names: Sequence[str] | None = None, rotation: int | None = None) -> pa.Table:  # fmt: skip
-    """The batch's rows, played by ``game`` under the ``rules`` text with ``seed``: ``seat_bots[s]`` is the bot in
+    """The batch's rows, played by ``game`` under the ``rules`` text with ``seed`` (a str: a sealed match's
+    commitment to it, in the column ``seed_sha256``): ``seat_bots[s]`` is the bot in
     seat ``s``, labelled from ``names`` (default: the distinct ``seat_bots``; give them to keep the labels equal
     across rotations); ``rotation`` adds that column after ``round``."""
     rows = batch.rows()
@@ -47,8 +48,11 @@ def table(batch: Batch, game: Game, rules: str, seed: int, seat_bots: Sequence[s
     columns: dict[str, pa.Array] = {
         "game": _labels(_cycled(n, (0,), "int8"), [game.name]),
         "rules": _labels(_cycled(n, (0,), "int8"), [rules]),
-        "seed": _cycled(n, (seed,), "uint64"),
     }
+    if isinstance(seed, str):  # a sealed match's commitment to its seed, until it ends (``cardsim.sealed``)
+        columns["seed_sha256"] = _labels(_cycled(n, (0,), "int8"), [seed])
+    else:
+        columns["seed"] = _cycled(n, (seed,), "uint64")
     for name, values in rows.items():
         if name == "seat":  # rows cycle through the seats
             if rotation is not None:

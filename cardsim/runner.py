@@ -22,6 +22,7 @@ the last one is written) or by the workers of a dask.distributed cluster.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -48,12 +49,15 @@ from cardsim.engine import check_positive, check_size, check_threads, max_thread
 from cardsim.errors import CardsimError
 from cardsim.games import get_game
 from cardsim.kernel_cache import source_digest
-from cardsim.lineup import bot_sources, is_python_bot, use_bot_sources
-from cardsim.options import rules_text
+from cardsim.lineup import Bots, bot_sources, is_python_bot, use_bot_sources
+from cardsim.options import RuleSettings, rules_text
 from cardsim.outputs import check_output_folder
 from cardsim.results import Batch
 from cardsim.rng import resolve_seed
+from cardsim.sealed.match import FORFEITS, SEALED, GuardedRun
+from cardsim.sealed.process import Forfeits, GuardedBot, Sealing
 from cardsim.tournament import DealStats, RotationTally, Standings, rotated, standings
+from cardsim.validation import checked
 
 FORMAT = 3  # 3: tidy rows in rows/ (2: seats as columns; 1: chunks/ held rows and sidecars)
 ROUNDS_PER_CHUNK = 1 << 20  # rounds of all rotations together: fewer kernel calls (measured: 1<<18 costs ~7% more)
@@ -81,6 +85,7 @@ class Experiment:
     rotations: int  # 1: as seated; the player count: duplicate deals
     chunk: int  # units per chunk
     version: str  # cardsim version + source digest: results of other code are never mixed in
+    sealed: Sealing | None = None  # a sealed match: each Python bot in a process of its own (``cardsim.sealed``)
 
     @property
     def chunks(self) -> int:
@@ -96,26 +101,34 @@ class Experiment:
         return get_game(self.game).make_rules(self.rules.split(","))
 
 
+@checked
 def experiment(
     game: str,
-    bots: str | list[str],
+    bots: Bots,
     *,
     rounds: int | None = None,
     games: int | None = None,
     seed: int | None = 0,
-    rules: dict[str, Any] | list[str] | None = None,
+    rules: RuleSettings = None,
     players: int | None = None,
     duplicate: bool = True,
     chunk: int | None = None,
     allow_cheating: bool = False,
+    sealed: bool | Sealing = False,
 ) -> Experiment:
     """A validated experiment: ``rounds`` deals or ``games`` whole games, each played once per seat
     rotation when ``duplicate`` (so every bot holds every hand), else once as seated. ``seed=None`` draws one from
     the OS (stored in the experiment and its config.json). A cheating bot (``omniscient``) is refused unless
-    ``allow_cheating`` (its rows are marked: ``cheating``)."""
+    ``allow_cheating`` (its rows are marked: ``cheating``). ``sealed`` (True, or a ``Sealing`` with its limits and
+    forfeits): a sealed match for Python bots cardsim does not trust, each run in a process of its own (docs:
+    "Sealed matches"); its seed is drawn secretly, so ``seed`` must be None, and no bot file is run here."""
     front = get_game(game)
     rule_set = front.make_rules(rules, players)
-    lineup = front.lineup(bots, rule_set, allow_cheating)
+    sealing = Sealing() if sealed is True else sealed or None
+    if sealing is not None and seed is not None:
+        raise CardsimError(f"a sealed match draws its seed secretly: give seed=None, not {seed!r} (with a seed a bot "
+                           "author knows or guesses, a bot can compute every hand)")  # fmt: skip
+    lineup = front.lineup(bots if sealing is None else sealed_entries(bots), rule_set, allow_cheating)
     units = check_size(rounds, games)
     front.check_units(rule_set, games is not None)
     rotations = len(lineup.names) if duplicate else 1
@@ -127,7 +140,23 @@ def experiment(
             chunk = min(chunk, STRONG_BOT_UNITS_PER_CHUNK)
     check_positive(chunk, "chunk size")
     return Experiment(front.name, lineup.names, rules_text(rule_set), resolve_seed(seed), int(units), games is not None,
-                      rotations, int(chunk), code_version(lineup.names))  # fmt: skip
+                      rotations, int(chunk), code_version(lineup.names), sealing)  # fmt: skip
+
+
+def sealed_entries(bots: Bots) -> list[Any]:
+    """A sealed lineup as ``Game.lineup`` checks it without running a bot file here: each Python bot a stand-in
+    named by its spec (its process loads it, and names what is wrong before any work starts), its file read."""
+    entries = bots.split(",") if isinstance(bots, str) else list(bots)
+    out: list[Any] = []
+    for entry in (e.strip() if isinstance(e, str) else e for e in entries):
+        if not isinstance(entry, str):
+            raise CardsimError(f"a sealed match takes its bots by name (path/to/file.py:ClassName), not "
+                               f"{type(entry).__name__} objects: an object already runs in cardsim's process")
+        if is_python_bot(entry) and not Path(entry.rpartition(":")[0]).is_file():
+            raise CardsimError(f"bot '{entry}': no file {entry.rpartition(':')[0]}; a Python bot is written "
+                               "path/to/file.py:ClassName")  # fmt: skip
+        out.append(GuardedBot(entry, len(out), 0, 0, Forfeits(False)) if is_python_bot(entry) else entry)
+    return out
 
 
 def code_version(bots: tuple[str, ...]) -> str:
@@ -145,14 +174,22 @@ def code_version(bots: tuple[str, ...]) -> str:
 # ---------------------------------------------------------------- one chunk: simulate, summarise, encode
 
 
-def play_rotations(exp: Experiment, index: int, check: bool = False) -> Iterator[Batch]:
+def play_rotations(exp: Experiment, index: int, check: bool = False, guard: GuardedRun | None = None
+                   ) -> Iterator[Batch]:  # fmt: skip
     """The chunk's deals played in each rotation in turn, each batch as soon as it is played (the compiled kernel,
     on this process's numba threads: one call for every rotation of built-in bots, each deal dealt once, else one
-    per rotation; ``Game.run_rotations``); ``check``: every step's round invariants are checked too (``--check``)."""
+    per rotation; ``Game.run_rotations``); ``check``: every step's round invariants are checked too (``--check``).
+    ``guard``: its guarded Python bots play (sealed, or replaying forfeits), and each batch gets its ``forfeit``
+    column."""
     front, rule_set = get_game(exp.game), exp.rule_set()
     start, count = exp.chunk_range(index)
-    lineups = [front.lineup(list(rotated(exp.bots, rotation)), rule_set, allow_cheating=True)  # checked already
-               for rotation in range(exp.rotations)]  # fmt: skip
+    lineups = []
+    for rotation in range(exp.rotations):
+        seats = list(rotated(exp.bots, rotation))
+        if guard is not None:
+            loaded = None if exp.sealed else front.lineup(seats, rule_set, allow_cheating=True).bots
+            seats = guard.seats(index, rotation, loaded)
+        lineups.append(front.lineup(seats, rule_set, allow_cheating=True))  # checked already
     played = front.run_rotations(rule_set, lineups, exp.seed, start, count, exp.games, check)
     for rotation, lineup in enumerate(lineups):
         try:
@@ -160,6 +197,8 @@ def play_rotations(exp: Experiment, index: int, check: bool = False) -> Iterator
                 batch = next(played)
         except CardsimError as error:  # a bot's error: say in which seating of the duplicate deals
             raise CardsimError(f"{error} (rotation {rotation}: seats {', '.join(lineup.names)})") from None
+        if guard is not None:
+            guard.flag(batch, index, rotation)
         yield batch
 
 
@@ -168,15 +207,16 @@ class ChunkRows:
     batch at a time (``add``, in rotation order: the runner's writer encodes them while the kernel plays on),
     and its statistics (``finish``)."""
 
-    def __init__(self, exp: Experiment) -> None:
+    def __init__(self, exp: Experiment, seed: int | str | None = None) -> None:
         self.exp, self.front = exp, get_game(exp.game)
+        self.seed = exp.seed if seed is None else seed  # a sealed run's rows hold its commitment
         self.names = list(dict.fromkeys(exp.bots))
         self.tally = RotationTally(self.front, exp.bots)
         self.encoder = rows.Encoder()
 
     def add(self, batch: Batch) -> None:
         rotation = self.tally.added
-        self.encoder.write(rows.table(batch, self.front, self.exp.rules, self.exp.seed,
+        self.encoder.write(rows.table(batch, self.front, self.exp.rules, self.seed,
                                       rotated(self.exp.bots, rotation), names=self.names, rotation=rotation))
         self.tally.add(batch)
 
@@ -237,16 +277,24 @@ class ResultsFolder:
         if written != FORMAT:
             raise CardsimError(f"{self.path} holds results format {written!r}, written by another version of cardsim "
                                f"(this one reads format {FORMAT}); run the experiment again into another --out folder")
+        if "seed" not in data and "seed_sha256" in data:
+            raise CardsimError(f"{self.path} holds a sealed match that did not end: its seed was never revealed, so "
+                               "its rows cannot be reproduced; run it again into another --out folder")  # fmt: skip
+        for commitment in ("seed_sha256", "seed_nonce"):  # a sealed run's, checked by its reader
+            data.pop(commitment, None)
         try:
-            return Experiment(**{**data, "bots": tuple(data["bots"])})
+            sealed = data.get("sealed")
+            return Experiment(**{**data, "bots": tuple(data["bots"]),
+                                 "sealed": None if sealed is None else Sealing(**sealed)})  # fmt: skip
         except (ValueError, KeyError, TypeError) as exc:
             raise CardsimError(
                 f"{self.config_path} is unreadable ({type(exc).__name__}: {exc}); it is not a cardsim results "
                 "folder or it is damaged: use another --out folder"
             ) from None
 
-    def open(self, exp: Experiment, resume: bool) -> None:
-        """Start the folder for ``exp``, or check that it holds ``exp`` when resuming."""
+    def open(self, exp: Experiment, resume: bool, commitment: str | None = None) -> None:
+        """Start the folder for ``exp``, or check that it holds ``exp`` when resuming. A sealed match's config
+        holds its seed's ``commitment`` instead of the seed until it ends (``reveal``)."""
         if self.config_path.exists():
             saved = self.read_config()
             if not resume:
@@ -265,18 +313,31 @@ class ResultsFolder:
             raise CardsimError(f"{self.path} is not empty and holds no cardsim experiment (no config.json); "
                                "choose a new or empty --out folder")  # fmt: skip
         self.make_dirs()
-        _write_atomic(self.config_path, json.dumps({"format": FORMAT, **dataclasses.asdict(exp)}, indent=1).encode())
+        config = {"format": FORMAT, **dataclasses.asdict(exp)}
+        if commitment is not None:
+            del config["seed"]
+            config["seed_sha256"] = commitment
+        _write_atomic(self.config_path, json.dumps(config, indent=1).encode())
+
+    def reveal(self, exp: Experiment, nonce: str) -> None:
+        """A sealed match has ended: its config gets the seed and the nonce that open its commitment."""
+        config = json.loads(self.config_path.read_text())
+        config = {**{k: v for k, v in config.items() if k != "seed_sha256"}, "seed": exp.seed,
+                  "seed_sha256": config["seed_sha256"], "seed_nonce": nonce}  # fmt: skip
+        _write_atomic(self.config_path, json.dumps(config, indent=1).encode())
 
     def after_error(self, fresh: bool) -> str:
         """Clean up after a run stopped by an error, and say what is left: a folder this run made and in which no
         chunk was finished is removed, so the same command runs again once the bot is fixed."""
         kept = sorted(self.checks_dir.glob("chunk-*.json"))
         if fresh and not kept:
-            for folder in (self.rows_dir, self.checks_dir):
+            for folder in (self.rows_dir, self.checks_dir, self.path / "bots"):
                 for leftover in folder.glob("*"):
                     leftover.unlink()
-                folder.rmdir()
-            self.config_path.unlink()
+                if folder.exists():
+                    folder.rmdir()
+            for made in (self.config_path, self.path / FORFEITS, self.path / SEALED):
+                made.unlink(missing_ok=True)
             if not any(self.path.iterdir()):
                 self.path.rmdir()
             return f"no chunk was finished, so nothing is kept in {self.path}"
@@ -362,6 +423,7 @@ class Outcome:
     computed_units: int = 0  # their deals (or games), each played once per rotation
 
 
+@checked
 def run(
     exp: Experiment,
     out: str | os.PathLike,
@@ -373,30 +435,64 @@ def run(
     progress: bool | None = None,
     warn: Callable[[str], None] | None = None,
     check: bool = False,
+    forfeits: list[dict] | None = None,
 ) -> Outcome:
     """Run the missing chunks of ``exp`` into the folder ``out`` and return the merged result.
 
     Locally by default (numba threads: ``threads``, default all cores); on the Dask
     cluster at ``scheduler`` (``tcp://host:8786``), or on a local cluster of
     ``dask_local`` worker processes. Every way gives identical files and numbers.
-    ``check``: every step's round invariants are checked too (``--check``; the same files).
+    ``check``: every step's round invariants are checked too (``--check``; the same files). Every argument is
+    checked before the folder is made, so a refused call leaves nothing behind. A sealed match (``exp.sealed``)
+    runs here, in one go: no resume, no Dask; its seed is revealed in config.json when it ends. ``forfeits``
+    (a sealed run's ``forfeits.json``): the open rerun of a sealed match plays them again, the same rows.
     """
     warn = warn or (lambda message: print(f"cardsim: {message}", file=sys.stderr))
     if scheduler is not None and dask_local is not None:
-        raise CardsimError("give --scheduler (an existing cluster) or --dask-local N (a new local one), not both")
+        raise CardsimError("give --scheduler (an existing cluster) or --dask-local N (a new local one), not both: "
+                           f"scheduler={scheduler!r}, dask_local={dask_local!r}")
     if dask_local is not None:
         check_positive(dask_local, "number of --dask-local workers")
     threads = check_threads(threads)
+    _check_guarded(exp, resume, scheduler is not None or dask_local is not None, forfeits)
     check_output_folder(out)
     with _dask_client(scheduler, dask_local) as cluster:  # connect first: a failure leaves no folder behind
         folder = ResultsFolder(out)
         fresh = not folder.config_path.exists()
-        folder.open(exp, resume)
+        guard = GuardedRun(exp, folder.path, forfeits) if exp.sealed is not None or forfeits is not None else None
+        folder.open(exp, resume, guard.commitment if guard is not None else None)
         try:
-            done, computed = _run_missing(exp, folder, threads, cluster, progress, warn, check, scheduler is None)
+            with guard if guard is not None else contextlib.nullcontext():
+                done, computed = _run_missing(exp, folder, threads, cluster, progress, warn, check, scheduler is None,
+                                              guard)  # fmt: skip
         except CardsimError as error:  # a bot's error: the rerun once it is fixed must not be blocked
             raise CardsimError(f"{error}; {folder.after_error(fresh)}") from None
+        finally:
+            if exp.sealed is not None and folder.config_path.exists():
+                folder.reveal(exp, guard.nonce)
     return _outcome(exp, folder, done, computed)
+
+
+def _check_guarded(exp: Experiment, resume: bool, dask: bool, forfeits: list[dict] | None) -> None:
+    """What a sealed match, or the rerun of one's forfeits, refuses: resuming (the seed stays secret within one
+    run), Dask (the bots' processes run here), and forfeits that are not a list of ``forfeits.json``'s records."""
+    guarded = "a sealed match" if exp.sealed is not None else "a rerun of forfeits" if forfeits is not None else None
+    if guarded and resume:
+        raise CardsimError(f"{guarded} runs in one go and cannot --resume: its seed stays secret only within one run; "
+                           "start it again into a new --out folder")  # fmt: skip
+    if guarded and dask:
+        raise CardsimError(f"{guarded} runs its Python bots on this machine: Dask (--scheduler, --dask-local) is "
+                           "refused with it")  # fmt: skip
+    if exp.sealed is not None and forfeits is not None:
+        raise CardsimError("forfeits replay a sealed match in the open, with its revealed seed: the run must not be "
+                           "sealed itself")  # fmt: skip
+    entries = {i for i, spec in enumerate(exp.bots) if is_python_bot(spec)}
+    for record in forfeits or []:
+        at = record.get("at") if isinstance(record, dict) else None
+        if not (isinstance(at, list) and len(at) == 5 and all(isinstance(x, int) for x in at)
+                and record.get("entry") in entries):  # fmt: skip
+            raise CardsimError(f"forfeit {record!r} is not a record of forfeits.json for this lineup: each has an "
+                               f"entry (a Python bot's place: {sorted(entries)}) and its place 'at' (5 integers)")
 
 
 def _outcome(exp: Experiment, folder: ResultsFolder, done: dict[int, DealStats], computed: list[int]) -> Outcome:
@@ -413,6 +509,8 @@ def prepare_chunks(exp: Experiment, check: bool = False) -> None:
     """Compile, or load from the cache, the kernels that simulate, summarise and encode ``exp``'s chunks, before
     the run starts and its progress bar shows (saying so on stderr when they compile): a chunk of zero deals, its
     statistics and rows. A lineup with a Python bot has nothing to prepare (its driver compiles as it goes)."""
+    if any(is_python_bot(spec) for spec in exp.bots):  # (and a sealed bot's file never runs here)
+        return
     front, rule_set = get_game(exp.game), exp.rule_set()
     lineup = front.lineup(list(exp.bots), rule_set, allow_cheating=True)  # checked by experiment
     if not lineup.compiled:
@@ -424,7 +522,7 @@ def prepare_chunks(exp: Experiment, check: bool = False) -> None:
 
 
 def _run_missing(exp: Experiment, folder: ResultsFolder, threads: int, cluster, progress: bool | None,
-                 warn: Callable[[str], None], check: bool, here: bool = True
+                 warn: Callable[[str], None], check: bool, here: bool = True, guard: GuardedRun | None = None
                  ) -> tuple[dict[int, DealStats], list[int]]:  # fmt: skip
     """Compute every chunk not yet in the folder, locally or on ``cluster``: (statistics of all chunks, chunks
     computed now). ``here``: the kernels run on this machine (locally, or on a local Dask cluster, whose workers
@@ -445,7 +543,7 @@ def _run_missing(exp: Experiment, folder: ResultsFolder, threads: int, cluster, 
 
     try:
         if cluster is None:
-            _run_local(exp, folder, todo, threads, record, bar.update if bar else None, check)
+            _run_local(exp, folder, todo, threads, record, bar.update if bar else None, check, guard)
         else:
             _run_dask(exp, folder, todo, *cluster, record, check)
     finally:
@@ -455,7 +553,7 @@ def _run_missing(exp: Experiment, folder: ResultsFolder, threads: int, cluster, 
 
 
 def _run_local(exp: Experiment, folder: ResultsFolder, todo: list[int], threads: int, record, played,
-               check: bool) -> None:  # fmt: skip
+               check: bool, guard: GuardedRun | None = None) -> None:  # fmt: skip
     """Simulate chunk by chunk on all cores; each rotation of a chunk is encoded in the background while the kernel
     plays on (the next chunk; with a strong bot, the next rotation), and each finished chunk written there too.
     ``played(rounds)`` moves the progress bar after each rotation of a chunk (None: no bar)."""
@@ -471,8 +569,8 @@ def _run_local(exp: Experiment, folder: ResultsFolder, todo: list[int], threads:
     with ThreadPoolExecutor(max_workers=1) as writer:  # encodes each rotation while the kernel plays on
         pending = None
         for index in todo:
-            chunk, added = ChunkRows(exp), []
-            for batch in play_rotations(exp, index, check):
+            chunk, added = ChunkRows(exp, guard.seed_column if guard is not None else None), []
+            for batch in play_rotations(exp, index, check, guard):
                 added.append(writer.submit(chunk.add, batch))
                 if played:
                     played(len(batch.played))
@@ -539,6 +637,7 @@ def _run_dask(exp: Experiment, folder: ResultsFolder, todo: list[int], client, t
 # ---------------------------------------------------------------- reading results back
 
 
+@checked
 def load(out: str | os.PathLike) -> Outcome:
     """The result of a complete results folder (nothing is computed; a missing or damaged chunk is an error)."""
     folder = ResultsFolder(out)
@@ -554,6 +653,7 @@ def load(out: str | os.PathLike) -> Outcome:
     return _outcome(exp, folder, done, [])
 
 
+@checked
 def iter_rows(out: str | os.PathLike) -> Iterator[pd.DataFrame]:
     """The tidy rows of a complete results folder, chunk by chunk: one row per (round, rotation, seat)
     with the columns of ``simulate(..., keep_rows=True)`` plus ``rotation``. Chunks are checked first."""
@@ -563,6 +663,7 @@ def iter_rows(out: str | os.PathLike) -> Iterator[pd.DataFrame]:
         yield pq.read_table(folder.parquet(index)).to_pandas()
 
 
+@checked
 def load_rows(out: str | os.PathLike) -> pd.DataFrame:
     """All tidy rows of a complete results folder (see ``iter_rows``; for large runs iterate instead)."""
     return pd.concat(iter_rows(out), ignore_index=True)

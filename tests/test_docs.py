@@ -211,3 +211,32 @@ def test_the_readmes_commands_and_snippets_run(section, game, request, tmp_path,
                 (tmp_path / saved.group(1)).write_text(text)
             else:
                 exec(compile(text, "README.md snippet", "exec"), {"__name__": "readme_snippet"})
+
+
+def test_the_readmes_advice_output_is_what_its_command_prints(capsys):
+    """The README's ```text block (and the first lines of the same block in docs/advice.md) is the table that the
+    first ``cardsim advise`` command before it prints, at full size: a changed bot or sampler shows here."""
+    body = next(body for title, body in sections(README.read_text()) if "estimate a bid" in title)
+    found = blocks(body)
+    text = next(i for i, (lang, _) in enumerate(found) if lang == "text")
+    argv = next(argv for lang, script in found[:text] if lang in ("sh", "bash") for argv in commands(script)
+                if argv[:2] == ["cardsim", "advise"])  # fmt: skip
+    assert main(argv[1:]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    shown = found[text][1].splitlines()
+    start = printed.index(shown[0])
+    assert printed[start : start + len(shown)] == shown
+    advice = (ROOT / "docs" / "advice.md").read_text()
+    head, tail = advice[advice.index("```\nwizard bid advice") + 4 :].split("\n```\n")[0].split("\n...\n")
+    assert head.splitlines() == printed[: len(head.splitlines())]
+    assert tail in printed
+
+
+def test_the_documented_first_move_of_a_round_is_its_first_move():
+    """docs/usage.md shows the seat to act and its decision in round 12 of seed 7."""
+    import cardsim
+
+    usage = (ROOT / "docs" / "usage.md").read_text()
+    shown = re.search(r"r\.to_move, r\.decision +# (\(\d+, '\w+'\))", usage)
+    r = cardsim.new_round("differenzler", seed=7, round=12)
+    assert shown and shown.group(1) == repr((r.to_move, r.decision))

@@ -18,15 +18,16 @@ LAYERS = [
               "cardsim.decisions", "cardsim.options", "cardsim.deal", "cardsim.kernel_cache", "cardsim.threading_layer",
               "cardsim.search", "cardsim.infoset", "cardsim.protocol", "cardsim.lineup", "cardsim.outputs",
               "cardsim.compiling", "cardsim.audit", "cardsim.inlining", "cardsim.compiler_flags",
-              "cardsim.numba_bots"]),
+              "cardsim.numba_bots", "cardsim.validation", "cardsim.sealed", "cardsim.sealed.host",
+              "cardsim.sealed.process"]),
     ("rules", ["cardsim.games.*.rules"]),
     ("state", ["cardsim.games.*.state"]),
     ("bots", ["bots.*"]),
     ("drivers", ["cardsim.games.*.play", "cardsim.driver"]),
     ("game", ["cardsim.games", "cardsim.games.*.game", "cardsim.results", "cardsim.rows"]),
-    ("tools", ["cardsim.games.*.advise", "cardsim.round", "cardsim.engine", "cardsim.runner", "cardsim.tournament",
-               "cardsim.analysis", "cardsim.plots", "cardsim.report", "cardsim.advise", "cardsim.cli",
-               "cardsim.precompile", "cardsim.rating", "cardsim"]),
+    ("tools", ["cardsim.games.*.advise", "cardsim.loading", "cardsim.round", "cardsim.engine", "cardsim.runner",
+               "cardsim.tournament", "cardsim.analysis", "cardsim.plots", "cardsim.report", "cardsim.advise",
+               "cardsim.cli", "cardsim.precompile", "cardsim.rating", "cardsim.sealed.match", "cardsim"]),
 ]  # fmt: skip
 
 

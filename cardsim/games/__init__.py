@@ -12,7 +12,7 @@ import importlib
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -35,8 +35,9 @@ from cardsim.numba_bots import (
     strong_signature,
 )
 from cardsim.options import make_rules
-from cardsim.protocol import card_index
+from cardsim.protocol import answer_card, not_a_card
 from cardsim.results import Batch
+from cardsim.validation import kind_of, shown
 
 # How an error message names each decision's answer ("played SA, which is not legal; legal: ...").
 VERBS = {"predict": "predicted", "bid": "bid", "trump": "named", "auction": "bid", "call": "called",
@@ -70,6 +71,11 @@ class Game(ABC):
     def make_rules(self, settings: dict[str, Any] | list[str] | None = None, players: int | None = None) -> Any:
         """Validated rules; ``players`` is a rule where the game allows a choice, else it must be the fixed count."""
         if players is not None and "players" in {f.name for f in dataclasses.fields(self.rules_class)}:
+            if isinstance(settings, dict) and "players" in settings:  # given twice: the same number, or refused
+                ruled = make_rules(self.rules_class, self.name, settings).players
+                if ruled != make_rules(self.rules_class, self.name, {"players": players}).players:
+                    raise CardsimError(f"{self.name}: the number of players is given twice, players={players!r} and "
+                                       f"rules players={settings['players']!r}; give it once")  # fmt: skip
             settings = ({**(settings or {}), "players": players} if settings is None or isinstance(settings, dict)
                         else [*settings, f"players={players}"])  # fmt: skip
         elif players is not None and players not in self.players:
@@ -356,11 +362,7 @@ class Game(ABC):
         if code < 0 or not self.kernel("apply", state, self.params(rules), code):
             if decision < 0:
                 raise CardsimError(f"the round is over: no action is legal, not {action!r}")
-            legal, verb = self.legal(rules, state), VERBS[DECISIONS[decision]]
-            if decision in (CARD, CALL, DISCARD):
-                shown = self.deck.card_names[code] if code >= 0 else repr(action)
-                raise CardsimError(f"{verb} {shown}, which is not legal; legal: {' '.join(legal)}")
-            raise CardsimError(f"{verb} {action!r}; allowed: {_allowed(legal)}")
+            raise CardsimError(self.refusal(decision, action, code, self.legal(rules, state)))
 
     def public_action(self, rules: Any, decision: int, code: int) -> Any:
         """A kernel action code in public form: a card name for card decisions, a suit letter for a trump, else
@@ -372,15 +374,33 @@ class Game(ABC):
         return code
 
     def action_code(self, rules: Any, decision: int, action: Any) -> int:
-        """The kernel code of a public action, -1 when it is no action of this kind at all."""
+        """The kernel code of a public action, -1 when it is no action of this kind at all: another type included
+        (a card is its name, never its index; a number an int, not a bool, a float or its text; a trump a suit
+        letter)."""
         if decision in (CARD, CALL, DISCARD):
-            return card_index(action, self.deck)
+            return answer_card(action, self.deck)
         if decision == TRUMP:
             letter = SUIT_SYMBOLS.get(action, action.upper()) if isinstance(action, str) else None
             return SUITS.index(letter) if letter in tuple(SUITS) else -1
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < 1 << 20:
             return -1
         return int(action)
+
+    def refusal(self, decision: int, action: Any, code: int, legal: list) -> str:
+        """Why ``action`` (kernel ``code``, -1 for none) is refused at ``decision``, with the ``legal`` actions; an
+        answer of another type than the decision's public form names its type (``played 7, which is not legal: a
+        card is given by its name (a str, not an int); legal: ...``)."""
+        verb = VERBS[DECISIONS[decision]]
+        if decision in (CARD, CALL, DISCARD):
+            if code < 0 and not isinstance(action, str):
+                return not_a_card(verb, action, " ".join(legal))
+            shown_card = self.deck.card_names[code] if code >= 0 else repr(action)
+            return f"{verb} {shown_card}, which is not legal; legal: {' '.join(legal)}"
+        if decision == TRUMP and not isinstance(action, str):
+            return f"{verb} {shown(action)}; allowed: {_allowed(legal)} (a suit letter, not {kind_of(action)})"
+        if decision in (PREDICT, BID) and (isinstance(action, bool) or not isinstance(action, (int, np.integer))):
+            return f"{verb} {shown(action)}; allowed: {_allowed(legal)} (an int, not {kind_of(action)})"
+        return f"{verb} {action!r}; allowed: {_allowed(legal)}"
 
     def params(self, rules: Any) -> Any:
         """The rule scalars the kernels take (the state module's ``Params``), made once per rules object."""
@@ -476,6 +496,38 @@ class Game(ABC):
         where = {"game": self.name, "rules": dataclasses.asdict(rules), "seed": seed, "round": round}
         return {**where, "game_no": game_no, "bots": list(lineup.names), **details}
 
+    # --- a round from outside, rebuilt from its own course (``cardsim.loading``: ``Round.from_json``) -------------
+    slot_names: ClassVar[tuple[str, ...]]  # the cells of ``state.slots`` by the state module's names, in order
+    # The slots no action sets, by kind: "key" the round's key (any int64), "seeded" the bits of the seats whose
+    # ``bot_rng`` row is seeded, "cards" a bot's memory (a card mask). ``rng`` and ``bot_rng`` are free in every game.
+    free_slots: ClassVar[dict[str, str]]
+
+    def course(self, rules: Any, state: Any, sub: int | None = None) -> Course:
+        """``state``'s round as its own primary data: the ``new_round(hands=...)`` keywords that deal it (card
+        strings, the dealer, the shown cards) and every action taken since, in order and in public form, so that
+        ``start`` and ``apply`` of each rebuild it (``cardsim.loading`` checks a loaded round so; a round's record
+        can replay the same way). ``sub``: the round's index in a whole game (None: a single round), where the rules
+        fix something per round. A count or card it reads out of range raises ``CardsimError`` (``state_int``)."""
+        raise NotImplementedError
+
+    def state_int(self, state: Any, field: str, index: int | tuple[int, ...], low: int, high: int) -> int:
+        """``state.<field>[index]`` as an int if it is ``low`` to ``high``, else ``CardsimError`` naming the cell (a
+        slot by its name) and what is allowed: ``course`` reads a count or a card so before anything indexes with it."""
+        value = int(getattr(state, field)[index])
+        if not low <= value <= high:
+            where = ", ".join(map(str, index)) if isinstance(index, tuple) else str(index)
+            name = f" ({self.slot_names[index]})" if field == "slots" else ""
+            raise CardsimError(f"state.{field}[{where}]{name} is {value}; allowed {low} to {high}")
+        return value
+
+    def state_card(self, state: Any, field: str, index: int | tuple[int, ...]) -> str:
+        """The name of the card ``state.<field>[index]``, checked as ``state_int`` checks (one of the deck's)."""
+        return self.deck.card_names[self.state_int(state, field, index, 0, self.deck.size - 1)]
+
+    def __reduce__(self) -> tuple:
+        """A game pickles by its name (its compiled entry points cannot): unpickled, it is the registry's instance."""
+        return get_game, (self.name,)
+
 
 def _allowed(actions: list) -> str:
     """Legal actions for an error message: a run of integers as a range, else the actions one by one."""
@@ -502,3 +554,11 @@ def get_game(name: str) -> Game:
         raise CardsimError(f"unknown game '{name}'; games: {', '.join(GAMES)}")
     module = importlib.import_module(GAMES[key])
     return module.GAME
+
+
+class Course(NamedTuple):
+    """A round as its own primary data (``Game.course``): the ``new_round(hands=...)`` keywords that deal it, and
+    every action taken since, in order and in public form (``Round.play``'s)."""
+
+    start: dict[str, Any]
+    actions: list

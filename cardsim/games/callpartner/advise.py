@@ -61,8 +61,10 @@ from cardsim.games.callpartner.rules import (
     card_points,
 )
 from cardsim.games.callpartner.state import DEALER, Params, deal, new_state, params
-from cardsim.options import rules_text
+from cardsim.lineup import Bots
+from cardsim.options import RuleSettings, rules_text
 from cardsim.rng import check_seed
+from cardsim.validation import checked
 
 LEVELS = np.arange(MIN_BID, MAX_BID + 1)
 BLOCK = 16  # samples per parallel work item (each plays five deals)
@@ -125,16 +127,17 @@ def _trump(trump: str | None) -> list[int]:
     return [SUITS.index(letter)]
 
 
+@checked
 def advise(
-    hand: str,
+    hand: str | list[str],
     *,
     seat: int = 0,
     trump: str | None = None,
     players: int | None = None,
-    bots: str | list[str] = "heuristic",
+    bots: Bots = "heuristic",
     samples: int = 2000,
     seed: int = 0,
-    rules: dict[str, Any] | list[str] | None = None,
+    rules: RuleSettings = None,
 ) -> Advice:
     """The seat's expected score per deal for passing and for winning the auction at each level 10..20 with
     ``hand`` at ``seat`` (0 speaks first, ``players - 1`` deals); ``trump`` fixes the contract's suit, else
@@ -191,14 +194,15 @@ def hand_features(hand: int, players: int) -> dict[str, int]:
     }
 
 
+@checked
 def bid_table(
     *,
     hands: int,
     samples: int,
     seed: int = 0,
     players: int | None = None,
-    bots: str | list[str] = "heuristic",
-    rules: dict[str, Any] | list[str] | None = None,
+    bots: Bots = "heuristic",
+    rules: RuleSettings = None,
 ) -> pd.DataFrame:
     """One row per random hand: its features (``hand_features``), per level L the make rate ``make_L`` and
     expected score ``mean_L`` (in the level's best suit), ``mean_pass``, and the best option ``best`` (``"pass"``

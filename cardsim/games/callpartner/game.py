@@ -19,7 +19,7 @@ import bots.callpartner_strong as strong
 from cardsim.cards import FRENCH52
 from cardsim.decisions import AUCTION, CALL, CARD, DISCARD, DONE
 from cardsim.errors import CardsimError
-from cardsim.games import Game, replay_title
+from cardsim.games import Course, Game, replay_title
 from cardsim.games.callpartner import play
 from cardsim.games.callpartner import state as sm
 from cardsim.games.callpartner.play import (
@@ -54,11 +54,14 @@ OBS_DECISION = {AUCTION: "bid", CALL: "call", DISCARD: "discard", CARD: "play", 
 
 
 def _mask(cards: Any) -> int:
-    """A card mask from a mask or card names (a string or a list)."""
-    if isinstance(cards, (int, np.integer)):
+    """A card mask from a mask or card names (a string or a list); anything else is refused."""
+    if isinstance(cards, (int, np.integer)) and not isinstance(cards, bool) and 0 <= cards < 1 << FRENCH52.size:
         return int(cards)
-    text = " ".join(cards) if isinstance(cards, (list, tuple)) else str(cards)
-    return sum(1 << FRENCH52.parse(c) for c in text.split())
+    if isinstance(cards, (list, tuple)) and all(isinstance(c, str) for c in cards):
+        cards = " ".join(cards)
+    if not isinstance(cards, str):
+        raise CardsimError(f"{cards!r} are no cards: give a card string ('SA SK ...'), a list of names or a mask")
+    return sum(1 << FRENCH52.parse(c) for c in cards.split())
 
 
 def _bid(code: int) -> tuple[int, str] | None:
@@ -168,6 +171,27 @@ class CallPartner(Game):
         seed_streams(s.rng, np.uint64(0), 0, 0)  # an unseeded (all-zero) xoshiro stream draws zeros for ever
         sm.start(s, p, dealer, np.array(masks, np.uint64), np.uint64(kitty_mask))
         return s
+
+    slot_names = ("PHASE", "SEAT", "DEALER", "HIGH", "DECLARER", "TRUMP", "PASSED", "ACTIVE", "CALLS", "FORCED",
+                  "CALLED", "PARTNER", "KITTY", "DISCARDS", "N_DISCARDS", "PLAN", "CARDS", "LEADER", "LED", "TOP_KEY",
+                  "WINNER", "ONE_SUIT", "TWO_HOLDER", "TRICK", "PLAYED", "REVEALED", "SIDE", "SEED", "UNIT", "SUB",
+                  "SEEDED")  # fmt: skip
+    free_slots = {"PLAN": "cards", "SEED": "key", "UNIT": "key", "SUB": "key", "SEEDED": "seeded"}
+
+    def course(self, rules: CallPartnerRules, state: sm.State, sub: int | None = None) -> Course:
+        """The deal (hands, dealer, kitty), the auction in order (C4), the call (C5), the discards (C6; in card order,
+        as the state keeps them as a set), then the cards in play order."""
+        players, whole = rules.players, (1 << FRENCH52.size) - 1
+        start = {"hands": [FRENCH52.names(int(h)) for h in state.dealt],
+                 "dealer": self.state_int(state, "slots", sm.DEALER, 0, players - 1),
+                 "kitty": FRENCH52.names(self.state_int(state, "slots", sm.KITTY, 0, whole))}  # fmt: skip
+        calls = self.state_int(state, "slots", sm.CALLS, 0, sm.MAX_CALLS)
+        actions = [_bid(int(code)) for code in state.auction[:calls, 1]]
+        called = self.state_int(state, "slots", sm.CALLED, -1, FRENCH52.size - 1)
+        actions += [FRENCH52.name_of(called)] if called >= 0 else []
+        actions += FRENCH52.names(self.state_int(state, "slots", sm.DISCARDS, 0, whole)).split()
+        played = self.state_int(state, "slots", sm.CARDS, 0, FRENCH52.size)
+        return Course(start, actions + [self.state_card(state, "log", k) for k in range(played)])
 
     def decision_label(self, rules: CallPartnerRules, state: sm.State) -> str:
         slots, phase = state.slots, int(state.slots[sm.PHASE])

@@ -46,7 +46,8 @@ from cardsim.games.callpartner.state import (
 )
 from cardsim.lineup import FIRST_STRONG
 from cardsim.numba_bots import USER_BOT, ask_strong
-from cardsim.protocol import card_index
+from cardsim.protocol import answer_card, not_a_card
+from cardsim.validation import kind_of, shown
 
 SUIT_LETTERS = "SHDC"
 ROUNDS_BLOCK, GAMES_BLOCK = 256, 32  # single deals / whole games per parallel work item
@@ -332,7 +333,7 @@ def checked_bid(answer, legal: list[int]) -> int:
     code = -1
     if answer is None:
         code = PASS
-    elif isinstance(answer, (tuple, list)) and len(answer) == 2:
+    elif isinstance(answer, tuple) and len(answer) == 2:
         number, suit = answer
         letter = SUIT_SYMBOLS.get(suit.strip(), suit.strip().upper()) if isinstance(suit, str) else ""
         if isinstance(number, (int, np.integer)) and not isinstance(number, bool) and letter in tuple(SUIT_LETTERS):
@@ -347,37 +348,43 @@ def checked_bid(answer, legal: list[int]) -> int:
     else:
         allowed = (f"None (pass) or (number, suit) with a number from {numbers[0]} to {numbers[-1]} and a suit "
                    "S, H, D or C")
-    raise CardsimError(f"bid {answer!r}; allowed: {allowed}")
+    of = "" if answer is None or isinstance(answer, tuple) else f" (a tuple or None, not {kind_of(answer)})"
+    raise CardsimError(f"bid {shown(answer)}; allowed: {allowed}{of}")
 
 
 def checked_call(answer, legal: int) -> int:
     """The called card if it is in ``legal``, the state machine's mask of cards outside the declarer's hand (C5),
     else a CardsimError (D2)."""
-    card = card_index(answer, FRENCH52)
+    card = answer_card(answer, FRENCH52)
+    if card < 0 and not isinstance(answer, str):
+        raise CardsimError(not_a_card("called", answer, "any card not in its hand"))
     if card < 0 or not legal >> card & 1:
         problem = "which is in its own hand" if card >= 0 else "which is not a card"
-        shown = FRENCH52.name_of(card) if card >= 0 else repr(answer)
-        raise CardsimError(f"called {shown}, {problem}; allowed: any card not in its hand")
+        shown_card = FRENCH52.name_of(card) if card >= 0 else repr(answer)
+        raise CardsimError(f"called {shown_card}, {problem}; allowed: any card not in its hand")
     return card
 
 
-def checked_discards(answer, legal: int, count: int) -> list[int]:
-    """The discards (card indexes) if they are ``count`` different cards of ``legal``, the state machine's mask of
-    the declarer's hand with the kitty (C6), else a CardsimError (D2)."""
-    cards = [card_index(c, FRENCH52) for c in answer] if isinstance(answer, (list, tuple)) else []
+def checked_discards(answer, legal: int, count: int) -> list[str]:
+    """The discards, by their canonical names (each applied as one ``discard`` action), if they are ``count``
+    different cards of ``legal``, the state machine's mask of the declarer's hand with the kitty (C6), else a
+    CardsimError (D2)."""
+    cards = [answer_card(c, FRENCH52) for c in answer] if isinstance(answer, (list, tuple)) else []
     mask = sum(1 << c for c in set(cards) if c >= 0)
     if len(cards) != count or len(set(cards)) != count or min(cards, default=-1) < 0 or mask & ~legal:
         raise CardsimError(
-            f"discarded {answer!r}; allowed: a list of {count} different cards of its hand with the kitty: "
+            f"discarded {answer!r}; allowed: a list of {count} different cards of its hand with the kitty, by name: "
             f"{FRENCH52.names(legal)}"
         )  # fmt: skip
-    return cards
+    return [FRENCH52.name_of(c) for c in cards]
 
 
 def checked_card(answer, legal: int) -> int:
     """The card a bot played if it is legal, else a CardsimError (C7, D2)."""
-    card = card_index(answer, FRENCH52)
+    card = answer_card(answer, FRENCH52)
+    if card < 0 and not isinstance(answer, str):
+        raise CardsimError(not_a_card("played", answer, FRENCH52.names(legal)))
     if card < 0 or not legal >> card & 1:
-        shown = FRENCH52.name_of(card) if card >= 0 else repr(answer)
-        raise CardsimError(f"played {shown}, which is not legal; legal: {FRENCH52.names(legal)}")
+        shown_card = FRENCH52.name_of(card) if card >= 0 else repr(answer)
+        raise CardsimError(f"played {shown_card}, which is not legal; legal: {FRENCH52.names(legal)}")
     return card

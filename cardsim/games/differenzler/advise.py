@@ -46,8 +46,10 @@ from cardsim.games.differenzler.rules import (
     penalty,
 )
 from cardsim.games.differenzler.state import FIRST_HAND, TRUMP_CARD, Params, apply, deal, new_state, start, to_move
-from cardsim.options import rules_text
+from cardsim.lineup import Bots
+from cardsim.options import RuleSettings, rules_text
 from cardsim.rng import DEAL_STREAM, check_seed, seed_streams
+from cardsim.validation import checked
 
 OPTIONS = MAX_PREDICTION + 1  # predictions 0..157
 DEALER = np.int64(PLAYERS - 1)  # seats count from First Hand; typed, not a literal (start compiles once)
@@ -159,16 +161,17 @@ def _trump_card(trump: str | None, hand: int, seat: int) -> int:
     return card
 
 
+@checked
 def advise(
-    hand: str,
+    hand: str | list[str],
     *,
     seat: int = 0,
     trump: str | None = None,
     players: int | None = None,
-    bots: str | list[str] = "heuristic",
+    bots: Bots = "heuristic",
     samples: int = 2000,
     seed: int = 0,
-    rules: dict[str, Any] | list[str] | None = None,
+    rules: RuleSettings = None,
 ) -> Advice:
     """The expected penalty (under the rules' ``exact_bonus``) of every prediction 0..157 for ``hand`` at ``seat``
     (0 = First Hand, 3 = dealer) with the dealer's shown card ``trump``; ``details`` has the seat's points
@@ -199,14 +202,15 @@ def advise(
     )  # fmt: skip
 
 
+@checked
 def bid_table(
     *,
     hands: int,
     samples: int,
     seed: int = 0,
     players: int | None = None,
-    bots: str | list[str] = "heuristic",
-    rules: dict[str, Any] | list[str] | None = None,
+    bots: Bots = "heuristic",
+    rules: RuleSettings = None,
 ) -> pd.DataFrame:
     """One row per random hand: its features, the optimal prediction and expected penalties.
 

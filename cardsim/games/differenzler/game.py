@@ -14,7 +14,7 @@ from bots.differenzler_strong import BOT_DOCS, BOT_IDS, BOT_SETTINGS
 from cardsim.cards import JASS36
 from cardsim.decisions import PREDICT
 from cardsim.errors import CardsimError
-from cardsim.games import Game, replay_title
+from cardsim.games import Course, Game, replay_title
 from cardsim.games.differenzler import play
 from cardsim.games.differenzler import state as sm
 from cardsim.games.differenzler.play import Observation, Out, Trick, run_bots
@@ -38,6 +38,7 @@ from cardsim.games.differenzler.state import (
     to_move,
 )
 from cardsim.lineup import Lineup
+from cardsim.protocol import card_index
 from cardsim.results import Batch, check_counts
 from cardsim.rng import seed_streams
 
@@ -106,8 +107,8 @@ class Differenzler(Game):
 
     def start(self, rules: DifferenzlerRules, hands: list, dealer: int, **shown: Any) -> State:
         """The round dealt ``hands`` (card masks or card strings, 9 cards each) by ``dealer``, who shows
-        ``trump_card`` (one of its cards); First Hand is the seat after the dealer. The built-in bots' streams are
-        those of seed 0, round 0."""
+        ``trump_card`` (one of its cards, a name or an index); First Hand is the seat after the dealer. The built-in
+        bots' streams are those of seed 0, round 0."""
         unknown = set(shown) - {"trump_card"}
         if unknown or "trump_card" not in shown:
             raise CardsimError(f"differenzler starts from hands and the dealer's trump_card, not {sorted(shown)}")
@@ -117,19 +118,39 @@ class Differenzler(Game):
         for seat, m in enumerate(masks):
             if bin(m).count("1") != TRICKS:
                 raise CardsimError(f"seat {seat} holds {bin(m).count('1')} cards; each hand has {TRICKS}")
-        if sum(masks) != (1 << 36) - 1 or len(set(masks)) != PLAYERS:
+        if sum(masks) != (1 << 36) - 1:
             raise CardsimError("the hands must share out the 36 cards, each card once")
         dealer = int(dealer)
         if not 0 <= dealer < PLAYERS:
             raise CardsimError(f"dealer must be a seat 0..{PLAYERS - 1}, not {dealer}")
-        card = shown["trump_card"]
-        card = JASS36.parse(card) if isinstance(card, str) else int(card)
+        card = card_index(shown["trump_card"], JASS36)
+        if card < 0:
+            raise CardsimError(f"trump_card {shown['trump_card']!r} is no card: give one of the dealer's (seat "
+                               f"{dealer}) cards")  # fmt: skip
         if not masks[dealer] >> card & 1:
             raise CardsimError(f"the trump card {JASS36.name_of(card)} must be in the dealer's (seat {dealer}) hand")
         s = sm.new_state(PLAYERS)
         seed_streams(s.rng, np.uint64(0), 0, 0)
         sm.start(s, params(rules), dealer, np.array(masks, np.uint64), card)
         return s
+
+    slot_names = ("TRICK", "POS", "LEADER", "LED", "TOP_KEY", "TOP_TRUMP", "WINNER", "WON", "FIRST_HAND", "TRUMP_CARD",
+                  "TRUMP", "PREDICTED", "SEED", "UNIT", "SUB", "SEEDED")  # fmt: skip
+    free_slots = {"SEED": "key", "UNIT": "key", "SUB": "key", "SEEDED": "seeded"}
+
+    def course(self, rules: DifferenzlerRules, state: State, sub: int | None = None) -> Course:
+        """The deal (hands, the dealer before First Hand, the trump card), the predictions in turn from First Hand
+        (A7), then the cards in play order."""
+        first = self.state_int(state, "slots", FIRST_HAND, 0, PLAYERS - 1)
+        start = {"hands": [JASS36.names(int(h)) for h in state.dealt], "dealer": (first + PLAYERS - 1) % PLAYERS,
+                 "trump_card": self.state_card(state, "slots", TRUMP_CARD)}  # fmt: skip
+        made = self.state_int(state, "slots", PREDICTED, 0, PLAYERS)
+        actions: list = [int(state.predictions[(first + k) % PLAYERS]) for k in range(made)]
+        tricks = self.state_int(state, "slots", TRICK, 0, TRICKS)
+        pos = self.state_int(state, "slots", POS, 0, PLAYERS - 1)
+        for t in range(min(tricks + 1, TRICKS)):
+            actions += [self.state_card(state, "history", (t, 2 + i)) for i in range(PLAYERS if t < tricks else pos)]
+        return Course(start, actions)
 
     def decision_label(self, rules: DifferenzlerRules, state: State) -> str:
         if sm.decision(state) == PREDICT:

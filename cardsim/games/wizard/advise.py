@@ -59,10 +59,11 @@ from cardsim.games.wizard.rules import (
     is_jester,
     is_wizard,
 )
-from cardsim.lineup import strong_table
+from cardsim.lineup import Bots, strong_table
 from cardsim.numba_bots import raised
-from cardsim.options import rules_text
+from cardsim.options import RuleSettings, rules_text
 from cardsim.rng import DEAL_STREAM, below, check_seed
+from cardsim.validation import checked
 
 BLOCK = 16  # samples per parallel work item
 REFUSED = -1  # tricks[sample, bid] of a bid plus_minus_one refused in that completion
@@ -185,9 +186,9 @@ def _turned(trump: str | None, hand: int, players: int) -> tuple[int, int, str]:
             raise CardsimError(f"with {players} players and {cards} cards each no card is left to turn: "
                                "the trump is none (N)")  # fmt: skip
         return 0, NO_SUIT, "none (no card left to turn)"
+    allowed = "a suit S, H, D or C, N for no trump, or the turned card, e.g. H7 or J2 (--trump)"
     if trump is None:
-        raise CardsimError("wizard advice needs the trump: a suit S, H, D or C, N for no trump, "
-                           "or the turned card, e.g. H7 or J2 (--trump)")  # fmt: skip
+        raise CardsimError(f"wizard advice needs the trump: {allowed}")
     text = trump.strip().upper()
     if text in ("S", "H", "D", "C", "N"):
         suit = SUIT_LETTERS.find(text)  # -1 for N
@@ -197,7 +198,10 @@ def _turned(trump: str | None, hand: int, players: int) -> tuple[int, int, str]:
             raise CardsimError(f"the hand holds every {'card of suit ' + text if suit >= 0 else 'Jester'}, "
                                f"so the turned card cannot be {what}")  # fmt: skip
         return unseen, suit, f"{text} (turned: {what} not in the hand)" if suit >= 0 else "none (a Jester turned)"
-    card = WIZARD60.parse(text)
+    try:
+        card = WIZARD60.parse(text)
+    except CardsimError:
+        raise CardsimError(f"trump {trump!r} is not allowed: give {allowed}") from None
     name = WIZARD60.name_of(card)
     if hand >> card & 1:
         raise CardsimError(f"the turned card {name} is in the hand")
@@ -208,16 +212,17 @@ def _turned(trump: str | None, hand: int, players: int) -> tuple[int, int, str]:
     return 1 << card, int(SUIT_OF[card]), f"{SUIT_LETTERS[SUIT_OF[card]]} (turned {name})"
 
 
+@checked
 def advise(
-    hand: str,
+    hand: str | list[str],
     *,
     seat: int = 0,
     trump: str | None = None,
     players: int | None = None,
-    bots: str | list[str] = "heuristic",
+    bots: Bots = "heuristic",
     samples: int = 2000,
     seed: int = 0,
-    rules: dict[str, Any] | list[str] | None = None,
+    rules: RuleSettings = None,
 ) -> Advice:
     """The expected score of every bid 0..cards for ``hand`` (cards = its size) at ``seat`` (0 = the dealer's
     left, players - 1 = the dealer) with ``trump`` (see the module doc); ``p_made`` is the chance of making it."""
@@ -245,14 +250,15 @@ def advise(
     )  # fmt: skip
 
 
+@checked
 def bid_table(
     *,
     hands: int,
     samples: int,
     seed: int = 0,
     players: int | None = None,
-    bots: str | list[str] = "heuristic",
-    rules: dict[str, Any] | list[str] | None = None,
+    bots: Bots = "heuristic",
+    rules: RuleSettings = None,
     cards: int | None = None,
 ) -> pd.DataFrame:
     """One row per random hand: round size, seat, features, the best bid and expected scores.

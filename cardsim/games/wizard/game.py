@@ -13,11 +13,11 @@ import bots.wizard_strong as strong
 from bots.wizard import BOT_DOCS, BOT_IDS, BOT_SETTINGS
 from cardsim.cards import WIZARD60
 from cardsim.errors import CardsimError
-from cardsim.games import Game, replay_title
+from cardsim.games import Course, Game, replay_title
 from cardsim.games.wizard import play
 from cardsim.games.wizard import state as st
 from cardsim.games.wizard.play import SUIT_LETTERS, Observation, Out, Trick, run
-from cardsim.games.wizard.rules import MAX_PLAYERS, MIN_PLAYERS, WizardRules
+from cardsim.games.wizard.rules import MAX_PLAYERS, MIN_PLAYERS, WizardRules, is_wizard
 from cardsim.lineup import Lineup
 from cardsim.protocol import card_index
 from cardsim.results import Batch, check_counts
@@ -119,10 +119,14 @@ class Wizard(Game):
         return s
 
     def start(self, rules: WizardRules, hands: list[int], dealer: int, turned: int | str | None = None,
-              seed: int = 0) -> st.State:  # fmt: skip
+              seed: int = 0, trump: str | None = "turned", **shown: Any) -> st.State:  # fmt: skip
         """A round dealt ``hands`` (card masks, all of one size: the round's cards) with ``turned`` (a card name or
-        index, None when no card is left), the streams of single round 0 of ``seed``."""
+        index, None when no card is left), the streams of single round 0 of ``seed``. ``trump``: the turned card's
+        suit (B4, the default ``"turned"``), or where the schedule fixes it (B10 five_rounds) its letter, None for
+        no trump."""
         players = rules.players
+        if shown:
+            raise CardsimError(f"wizard starts from hands, the turned card and a fixed trump, not {', '.join(shown)}")
         if len(hands) != players:
             raise CardsimError(f"wizard with {players} players needs {players} hands, not {len(hands)}")
         masks = [int(h) for h in hands]
@@ -136,10 +140,43 @@ class Wizard(Game):
             raise CardsimError(f"turned card {turned!r} is not a card outside the hands")
         if not 0 <= dealer < players:
             raise CardsimError(f"dealer {dealer!r} is not a seat 0..{players - 1}")
+        fixed = {"turned": st.TURN_A_CARD, None: st.NO_SUIT, **{letter: i for i, letter in enumerate(SUIT_LETTERS)}}
+        if not isinstance(trump, (str, type(None))) or trump not in fixed:
+            raise CardsimError(f"trump {trump!r} is not allowed: 'turned' (the turned card's suit, B4), or a trump the "
+                               "schedule fixes (B10): S, H, D, C, or None for none")  # fmt: skip
         s = st.new_state(players)
         st.seed_round(s, np.uint64(seed), 0, 0)
-        st.start(s, _params(rules), dealer, np.array(masks, np.uint64), card, st.TURN_A_CARD)
+        st.start(s, _params(rules), dealer, np.array(masks, np.uint64), card, fixed[trump])
         return s
+
+    slot_names = ("PHASE", "MOVER", "DEALER", "PLAYERS", "CARDS", "TURNED", "TRUMP_SUIT", "N_BIDS", "BID_TOTAL",
+                  "LEADER", "POS", "LED", "DECIDED", "TOP_KEY", "WINNER", "N_PLAYED", "TRICK", "SEED", "UNIT", "SUB",
+                  "BOT_SEEDED")  # fmt: skip
+    free_slots = {"SEED": "key", "UNIT": "key", "SUB": "key", "BOT_SEEDED": "seeded"}
+
+    def course(self, rules: WizardRules, state: st.State, sub: int | None = None) -> Course:
+        """The deal (hands, dealer, turned card; in a game the cards and any trump its schedule fixes, B10), the
+        dealer's trump when a Wizard is turned (B4), the bids from the dealer's left (B5), then the cards in play
+        order."""
+        players = rules.players
+        dealer = self.state_int(state, "slots", st.DEALER, 0, players - 1)
+        turned = self.state_int(state, "slots", st.TURNED, -1, WIZARD60.size - 1)
+        start = {"hands": [WIZARD60.names(int(h)) for h in state.dealt], "dealer": dealer, "turned": _card(turned)}
+        fixed = st.TURN_A_CARD
+        if sub is not None:
+            cards, fixed = rules.schedule_cards()[sub], rules.fixed_trumps()[sub]
+            if state.slots[st.CARDS] != cards:
+                raise CardsimError(f"state.slots[{st.CARDS}] (CARDS) is {state.slots[st.CARDS]}; round {sub} of a "
+                                   f"wizard game under these rules deals {cards} cards each (B10)")  # fmt: skip
+            if fixed != st.TURN_A_CARD:
+                start["trump"] = SUIT_LETTERS[fixed] if fixed >= 0 else None
+        actions: list = []
+        if fixed == st.TURN_A_CARD and turned >= 0 and is_wizard(turned) and state.slots[st.PHASE] != st.TRUMP:
+            actions.append(SUIT_LETTERS[self.state_int(state, "slots", st.TRUMP_SUIT, 0, 3)])
+        bids = self.state_int(state, "slots", st.N_BIDS, 0, players)
+        actions += [int(state.bids[(dealer + 1 + k) % players]) for k in range(bids)]
+        played = self.state_int(state, "slots", st.N_PLAYED, 0, WIZARD60.size)
+        return Course(start, actions + [self.state_card(state, "log", (k, 1)) for k in range(played)])
 
     def decision_label(self, rules: WizardRules, state: st.State) -> str:
         if int(state.slots[st.PHASE]) == st.CARD:
