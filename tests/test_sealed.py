@@ -20,6 +20,7 @@ import pytest
 from cardsim import CardsimError, simulate
 from cardsim.cli import main
 from cardsim.runner import experiment, load_rows, run
+from cardsim.sealed.host import WRITABLE
 from cardsim.sealed.process import SANDBOX_UID, Sealing
 
 pytestmark = pytest.mark.xdist_group("differenzler")
@@ -200,11 +201,29 @@ def test_the_sealed_ladder_keeps_its_seed_secret_until_it_ends(tmp_path):
 
 @pytest.fixture
 def outside_tmp():
-    """A folder of the checkout's results/ (sealed bots see /tmp as an empty folder of their own)."""
-    folder = ROOT / "results" / f".test-sealed-{os.getpid()}"
-    folder.mkdir(parents=True)
-    yield folder
-    shutil.rmtree(folder)
+    """A folder a sealed bot can see (its user may enter every folder above it; none under /tmp, /var/tmp, ...,
+    which it sees as empty folders of its own): the checkout's results/, or a folder in /var/lib or /opt."""
+    for parent in (ROOT / "results", Path("/var/lib"), Path("/opt")):
+        if reachable(parent):
+            folder = parent / f".cardsim-test-sealed-{os.getpid()}"
+            folder.mkdir(parents=True)
+            folder.chmod(0o755)
+            yield folder
+            shutil.rmtree(folder)
+            return
+    pytest.fail("no folder where a sealed bot could read a results folder (all under /tmp or closed to others)")
+
+
+def reachable(folder: Path) -> bool:
+    """Whether another user can reach ``folder`` (made if missing, inside a writable parent): every folder above
+    it lets others through, and none is one that sealing covers."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    chain = [folder, *folder.resolve().parents]
+    covered = {Path(d) for d in WRITABLE}
+    return not covered & set(chain) and all(p.stat().st_mode & 0o001 for p in chain if p != Path("/"))
 
 
 @pytest.fixture(autouse=True)
