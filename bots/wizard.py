@@ -11,12 +11,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
+import cardsim.audit as audit
+import cardsim.errors as errors
 from cardsim.cards import bit, lowest_card, nth_card, popcount
-from cardsim.decisions import BID, TRUMP
+from cardsim.decisions import BID, CARD, TRUMP
+from cardsim.errors import BotFailure
 from cardsim.games.wizard.rules import (
     DECK_SIZE,
     FULL_DECK,
@@ -30,10 +34,13 @@ from cardsim.games.wizard.rules import (
     WIZARD_MASK,
     card_key,
     legal_mask,
+    refused_bid,
 )
 from cardsim.games.wizard.state import (
+    BID_TOTAL,
     CARDS,
     LED,
+    MOVER,
     N_BIDS,
     N_PLAYED,
     PHASE,
@@ -43,7 +50,15 @@ from cardsim.games.wizard.state import (
     TURNED,
     Params,
     State,
+    audit_bid,
+    audit_card,
+    load_trick,
+    make_bid,
+    play_card,
     refused_of,
+    step,
+    store_bids,
+    store_trick,
 )
 from cardsim.lineup import FIRST_STRONG, Setting
 from cardsim.rng import below
@@ -491,3 +506,63 @@ def decide(bot: int, slots: np.ndarray, hands: np.ndarray, bids: np.ndarray, won
 def act(bot: int, s: State, p: Params, seat: int) -> int:
     """The action of built-in bot ``bot`` for ``seat``, the seat to move (``decide`` on the State)."""
     return decide(bot, s.slots, s.hands, s.bids, s.won, s.log, s.rng, p.plus_minus_one, seat)
+
+
+class Seats(NamedTuple):
+    """Who ``run_builtin`` lets play on, and where it stops."""
+
+    bots: np.ndarray  # float64[players, 5]: the bot table, row[0] the bot id (-1 a Python bot)
+    stops: int  # bit mask of the seats at which it returns (Python, strong and numba bots)
+    plus_minus_one: bool  # B5, for the bids (Params.plus_minus_one)
+
+
+@njit(cache=True, _nrt=False)
+def run_builtin(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndarray | None) -> int:
+    """The built-in bots of ``seats.bots`` play on until a seat of the bit mask ``seats.stops`` is to move
+    (returned) or the round is over (-1), on the State's arrays; an illegal action of theirs is refused too
+    (RULES.md D2): it raises. Bids and cards run in registers (``state.make_bid``, ``state.play_card``). It
+    counts no references (``_nrt=False``: it allocates nothing and calls no strong bot): numba's atomic reference
+    counts of every array at each call cost random rounds a tenth of their time. ``checks``: None, or the unit's
+    ``--check`` row (``cardsim.audit``; ``state.audit_bid``, ``state.audit_card``)."""
+    players = hands.shape[0]
+    bots, stops, pm1 = seats
+    while True:
+        seat = slots[MOVER]
+        if seat < 0 or (stops >> seat) & 1:
+            return seat
+        if slots[PHASE] == BID:
+            n_bids, total = slots[N_BIDS], slots[BID_TOTAL]
+            trump, cards = slots[TRUMP_SUIT], slots[CARDS]
+            while n_bids < players and not (stops >> seat) & 1:
+                no = refused_bid(total, cards, n_bids == players - 1, pm1)
+                b = bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], trump, players, cards, n_bids, no)
+                bidder = seat
+                ok, seat, n_bids, total = make_bid(bids, cards, pm1, seat, n_bids, total, b)
+                if not ok:
+                    raise BotFailure("a built-in wizard bot chose an illegal bid")
+                if checks is not None:
+                    audit_bid(checks, bids, bidder, cards)
+            store_bids(slots, players, seat, n_bids, total)
+        elif slots[PHASE] == CARD:
+            seat, pos, led, decided, top_key, winner, n_played, trick = load_trick(slots)
+            trump, cards = slots[TRUMP_SUIT], slots[CARDS]
+            broken, taken = audit.load(checks)
+            seen = seen_cards(slots[TURNED], log, n_played)
+            while seat >= 0 and not (stops >> seat) & 1:
+                legal = legal_mask(hands[seat], led)
+                card = play(int(bots[seat, 0]), rng, 1 + seat, hands[seat], legal, seen, led, top_key, pos,
+                                    players, trump, bids[seat] - won[seat])  # fmt: skip
+                if errors.REFUSE_ILLEGAL_CARDS and not (legal >> np.uint64(card)) & np.uint64(1):
+                    raise BotFailure("a built-in wizard bot chose an illegal card")
+                seen |= bit(card)
+                player = seat
+                seat, pos, led, decided, top_key, winner, n_played, trick = play_card(
+                    hands, won, log, trump, cards, seat, pos, led, decided, top_key, winner, n_played, trick, card
+                )
+                if checks is not None:
+                    broken = audit_card(checks, hands, won, player, card, pos, trick, broken)
+            audit.store(checks, broken, taken)
+            store_trick(slots, players, seat, pos, led, decided, top_key, winner, n_played, trick)
+        elif not step(slots, hands, bids, won, log, pm1, decide(int(bots[seat, 0]), slots, hands, bids, won,
+                                                                        log, rng, pm1, seat)):  # fmt: skip
+            raise BotFailure("a built-in wizard bot chose an illegal action")

@@ -29,7 +29,6 @@ from cardsim.games.callpartner.state import (
     NO_SEAT,
     PARTNER,
     PASS,
-    SEAT,
     SIDE,
     TRUMP,
     Params,
@@ -43,28 +42,17 @@ from cardsim.games.callpartner.state import (
     new_state,
     observe,
     redeal,
+    to_move,
 )
+from cardsim.games.generic import ask, register, round_dealer, run_checked
 from cardsim.lineup import FIRST_STRONG
-from cardsim.numba_bots import USER_BOT, ask_strong
 from cardsim.protocol import answer_card, not_a_card
 from cardsim.validation import kind_of, shown
 
 SUIT_LETTERS = "SHDC"
 ROUNDS_BLOCK, GAMES_BLOCK = 256, 32  # single deals / whole games per parallel work item
-
-
-@njit(cache=True)
-def ask(s: State, p: Params, row: np.ndarray, seat: int, strong_bots: Any, users: tuple | None) -> int:
-    """The action of the strong or numba bot of table row ``row`` at ``seat`` (the seat to move). ``strong_bots``
-    is None (numba then compiles no strong bot) or the strong bots' entry ``bots.callpartner_strong.act`` and
-    their tools as first-class functions (``numba_bots.strong_bots``, ``Game.strong_function``); ``users`` is
-    None or the lineup's numba bots (``Lineup.functions``), each asked with the seat's view and private stream
-    (``cardsim.numba_bots``)."""
-    if users is not None and row[0] == USER_BOT:
-        return users[int(row[1])](observe(s, p, seat), p, np.int64(seat), bot_stream(s, seat))
-    if strong_bots is not None:
-        return ask_strong(strong_bots, row, s, p, np.int64(seat))
-    return -1  # no bot of either kind: not reached
+# the state machine for the loops every game shares (``ask``, ``run_checked``)
+register(State, observe=observe, bot_stream=bot_stream, check=check, to_move=to_move, apply=apply, act=builtin.act)
 
 
 @njit(cache=True)
@@ -81,26 +69,6 @@ def run(s: State, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | 
             return seat
         if not apply(s, p, ask(s, p, bots[seat], seat, strong_bots, users)):
             raise BotFailure("callpartner: a strong or numba bot chose an illegal action")
-
-
-@njit(cache=True)
-def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None) -> int:
-    """``run`` for a table of built-in bots, one decision at a time (the same draws) with the round's invariants
-    checked before every step and at the end (``state.check``, ``--check``); returns the steps taken. A broken
-    invariant raises ``BotFailure`` like an illegal action (``Game.run`` then names it)."""
-    steps = 0
-    while True:
-        if check(s, p):
-            raise BotFailure("a callpartner round broke an invariant (--check)")
-        seat = s.slots[SEAT]
-        if seat < 0:
-            return steps
-        row = bots[seat]
-        action = ask(s, p, row, seat, strong_bots, users) if row[0] >= FIRST_STRONG else \
-            builtin.act(int(row[0]), s, p, seat)  # fmt: skip
-        if not apply(s, p, action):
-            raise BotFailure("callpartner: a bot chose an illegal action")
-        steps += 1
 
 
 class Out(NamedTuple):
@@ -191,7 +159,7 @@ def asking_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
             totals[:] = 0
             d = np.int64(0)  # not the literal 0: deal would compile for Literal[int](0) too
             while d == 0 or (work.games and not game_over(totals, players, d, p.target, p.max_deals)):
-                deal(s, p, work.seed, work.start + g, d, _dealer(out, u, d, players))
+                deal(s, p, work.seed, work.start + g, d, round_dealer(out.dealers[u, 0], d, players))
                 if checks is not None:
                     checks[u, audit.STEPS] += np.uint64(run_checked(s, p, table, strong_bots, users))
                 else:
@@ -223,7 +191,8 @@ def _play_deals(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, check
                 if seating > 0 and once:
                     redeal(s, p, streams)
                 else:
-                    deal_inline(s, p, work.seed, work.start + g, d, _dealer(out, u, d, players), NO_SEAT)
+                    dealer = round_dealer(out.dealers[u, 0], d, players)
+                    deal_inline(s, p, work.seed, work.start + g, d, dealer, NO_SEAT)
                     if once:
                         copy_rows(streams, s.rng, players + 1)
                 if checks is None:
@@ -244,12 +213,6 @@ def _units(work: Work, count: int) -> tuple:
     """The range of units (of one seating) of ``work``: (first, end)."""
     block = GAMES_BLOCK if work.games else ROUNDS_BLOCK
     return work.block * block, min(count, (work.block + 1) * block)
-
-
-@njit(cache=True, inline="always")
-def _dealer(out: Out, u: int, d: int, players: int) -> int:
-    """The dealer of deal ``d`` of unit ``u``: drawn for the first (-1), then rotating (C3)."""
-    return -1 if d == 0 else (out.dealers[u, 0] + d) % players
 
 
 @njit(cache=True, inline="always")

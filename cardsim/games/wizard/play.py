@@ -14,69 +14,35 @@ from numba import njit, prange
 
 import bots.wizard as builtin
 import cardsim.audit as audit
-import cardsim.errors as errors
 from cardsim.arrays import copy_rows
-from cardsim.cards import bit
 from cardsim.deal import Work
-from cardsim.decisions import BID, CARD
 from cardsim.errors import BotFailure
-from cardsim.games.wizard.rules import legal_mask, refused_bid, score
+from cardsim.games.generic import ask, register, round_dealer, run_checked
+from cardsim.games.wizard.rules import score
 from cardsim.games.wizard.state import (
-    BID_TOTAL,
     BIDDING,
-    CARDS,
     DEALER,
-    MOVER,
-    N_BIDS,
-    PHASE,
     TRUMP_SUIT,
     TURNED,
     Params,
     State,
     apply,
-    audit_bid,
-    audit_card,
     audit_deal,
     bot_stream,
     check,
     deal_arrays,
-    load_trick,
-    make_bid,
     new_state,
     observe,
-    play_card,
     redeal,
     step,
-    store_bids,
-    store_trick,
+    to_move,
 )
-from cardsim.numba_bots import USER_BOT, ask_strong
 
 BLOCK = 64  # rounds or games per parallel work item
 SUIT_LETTERS = "SHDC"
 __all__ = ["BIDDING", "SUIT_LETTERS", "Observation", "Out", "Trick", "run", "simulate_games"]
-
-
-class Seats(NamedTuple):
-    """Who ``run_builtin`` lets play on, and where it stops."""
-
-    bots: np.ndarray  # float64[players, 5]: the bot table, row[0] the bot id (-1 a Python bot)
-    stops: int  # bit mask of the seats at which it returns (Python, strong and numba bots)
-    plus_minus_one: bool  # B5, for the bids (Params.plus_minus_one)
-
-
-@njit(cache=True)
-def ask(s: State, p: Params, row: np.ndarray, seat: int, strong_bots: Any, users: tuple | None) -> int:
-    """The action of the strong or numba bot of table row ``row`` at ``seat`` (the seat to move). ``strong_bots``
-    is None (numba then compiles no strong bot) or the strong bots' entry ``bots.wizard_strong.act`` and
-    their tools as first-class functions (``numba_bots.strong_bots``, ``Game.strong_function``); ``users`` is
-    None or the lineup's numba bots (``Lineup.functions``), each asked with the seat's view and private stream
-    (``cardsim.numba_bots``)."""
-    if users is not None and row[0] == USER_BOT:
-        return users[int(row[1])](observe(s, p, seat), p, np.int64(seat), bot_stream(s, seat))
-    if strong_bots is not None:
-        return ask_strong(strong_bots, row, s, p, np.int64(seat))
-    return -1  # no bot of either kind: not reached
+# the state machine for the loops every game shares (``ask``, ``run_checked``)
+register(State, observe=observe, bot_stream=bot_stream, check=check, to_move=to_move, apply=apply, act=builtin.act)
 
 
 @njit(cache=True)
@@ -92,85 +58,13 @@ def run(s: State, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | 
     for seat in range(hands.shape[0]):
         if bots[seat, 0] < 0 or bots[seat, 0] >= builtin.MC:  # a Python, strong or numba bot
             stops |= 1 << seat
-    seats = Seats(bots, stops, pm1)
+    seats = builtin.Seats(bots, stops, pm1)
     while True:
-        seat = run_builtin(slots, hands, bids, won, log, rng, seats, None)
+        seat = builtin.run_builtin(slots, hands, bids, won, log, rng, seats, None)
         if seat < 0 or bots[seat, 0] < 0:
             return seat
         if not step(slots, hands, bids, won, log, pm1, ask(s, p, bots[seat], seat, strong_bots, users)):
             raise BotFailure("a strong or numba wizard bot chose an illegal action")
-
-
-@njit(cache=True)
-def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None) -> int:
-    """``run`` for a table of built-in bots, one decision at a time (the same draws) with the round's invariants
-    checked before every step and at the end (``state.check``, ``--check``); returns the steps taken. A broken
-    invariant raises ``BotFailure`` like an illegal action (``Game.run`` then names it)."""
-    steps = 0
-    while True:
-        if check(s, p):
-            raise BotFailure("a wizard round broke an invariant (--check)")
-        seat = s.slots[MOVER]
-        if seat < 0:
-            return steps
-        row = bots[seat]
-        action = ask(s, p, row, seat, strong_bots, users) if row[0] >= builtin.MC else \
-            builtin.act(int(row[0]), s, p, seat)  # fmt: skip
-        if not apply(s, p, action):
-            raise BotFailure("a wizard bot chose an illegal action")
-        steps += 1
-
-
-@njit(cache=True, _nrt=False)
-def run_builtin(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndarray | None) -> int:
-    """The built-in bots of ``seats.bots`` play on until a seat of the bit mask ``seats.stops`` is to move
-    (returned) or the round is over (-1), on the State's arrays; an illegal action of theirs is refused too
-    (RULES.md D2): it raises. Bids and cards run in registers (``state.make_bid``, ``state.play_card``). It
-    counts no references (``_nrt=False``: it allocates nothing and calls no strong bot): numba's atomic reference
-    counts of every array at each call cost random rounds a tenth of their time. ``checks``: None, or the unit's
-    ``--check`` row (``cardsim.audit``; ``state.audit_bid``, ``state.audit_card``)."""
-    players = hands.shape[0]
-    bots, stops, pm1 = seats
-    while True:
-        seat = slots[MOVER]
-        if seat < 0 or (stops >> seat) & 1:
-            return seat
-        if slots[PHASE] == BID:
-            n_bids, total = slots[N_BIDS], slots[BID_TOTAL]
-            trump, cards = slots[TRUMP_SUIT], slots[CARDS]
-            while n_bids < players and not (stops >> seat) & 1:
-                no = refused_bid(total, cards, n_bids == players - 1, pm1)
-                b = builtin.bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], trump, players, cards, n_bids, no)
-                bidder = seat
-                ok, seat, n_bids, total = make_bid(bids, cards, pm1, seat, n_bids, total, b)
-                if not ok:
-                    raise BotFailure("a built-in wizard bot chose an illegal bid")
-                if checks is not None:
-                    audit_bid(checks, bids, bidder, cards)
-            store_bids(slots, players, seat, n_bids, total)
-        elif slots[PHASE] == CARD:
-            seat, pos, led, decided, top_key, winner, n_played, trick = load_trick(slots)
-            trump, cards = slots[TRUMP_SUIT], slots[CARDS]
-            broken, taken = audit.load(checks)
-            seen = builtin.seen_cards(slots[TURNED], log, n_played)
-            while seat >= 0 and not (stops >> seat) & 1:
-                legal = legal_mask(hands[seat], led)
-                card = builtin.play(int(bots[seat, 0]), rng, 1 + seat, hands[seat], legal, seen, led, top_key, pos,
-                                    players, trump, bids[seat] - won[seat])  # fmt: skip
-                if errors.REFUSE_ILLEGAL_CARDS and not (legal >> np.uint64(card)) & np.uint64(1):
-                    raise BotFailure("a built-in wizard bot chose an illegal card")
-                seen |= bit(card)
-                player = seat
-                seat, pos, led, decided, top_key, winner, n_played, trick = play_card(
-                    hands, won, log, trump, cards, seat, pos, led, decided, top_key, winner, n_played, trick, card
-                )
-                if checks is not None:
-                    broken = audit_card(checks, hands, won, player, card, pos, trick, broken)
-            audit.store(checks, broken, taken)
-            store_trick(slots, players, seat, pos, led, decided, top_key, winner, n_played, trick)
-        elif not step(slots, hands, bids, won, log, pm1, builtin.decide(int(bots[seat, 0]), slots, hands, bids, won,
-                                                                        log, rng, pm1, seat)):  # fmt: skip
-            raise BotFailure("a built-in wizard bot chose an illegal action")
 
 
 class Out(NamedTuple):
@@ -220,25 +114,25 @@ def play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users:
     for g in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
         for seating in range(seatings):
             table, u = bots[seating * players : (seating + 1) * players], seating * count + g
-            seats = Seats(table, np.int64(0), p.plus_minus_one)  # no stop: a batch seats compiled bots only
+            seats = builtin.Seats(table, np.int64(0), p.plus_minus_one)  # no stop: a batch seats compiled bots only
             for r in range(schedule.shape[0]):
                 if seating > 0 and once:
                     redeal(slots, hands, dealt, bid, won, rng, streams, fixed[r])
                 else:
-                    dealer = -1 if r == 0 else (dealers[u, 0] + r) % players  # B2: the deal rotates (once a round)
+                    dealer = round_dealer(dealers[u, 0], r, players)  # B2: the deal rotates (once a round)
                     deal_arrays(slots, hands, dealt, bid, won, rng, seed, start + g, r, dealer, schedule[r], fixed[r])
                     if once:
                         copy_rows(streams, rng, rng.shape[0])
                 if strong_bots is None and users is None and checks is not None:
                     row = checks[u]  # one view (each costs atomic reference counts)
                     audit_deal(row, dealt, schedule[r], slots[TURNED])
-                    run_builtin(slots, hands, bid, won, log, rng, seats, row)
+                    builtin.run_builtin(slots, hands, bid, won, log, rng, seats, row)
                     if audit.end(row, players, players * schedule[r]):
                         raise BotFailure("a wizard round broke an invariant (--check)")
                 elif checks is not None:
                     checks[u, audit.STEPS] += np.uint64(run_checked(s, p, table, strong_bots, users))
                 elif strong_bots is None and users is None:
-                    run_builtin(slots, hands, bid, won, log, rng, seats, None)  # ``run`` without its asked seats
+                    builtin.run_builtin(slots, hands, bid, won, log, rng, seats, None)  # ``run`` without asked seats
                 else:
                     run(s, p, table, strong_bots, users)
                 dealers[u, r], turned[u, r], trumps[u, r] = slots[DEALER], slots[TURNED], slots[TRUMP_SUIT]
