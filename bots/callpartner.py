@@ -437,9 +437,8 @@ def open_auction(
             action = open_bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], high, p.players)
         if not legal_open_bid(action, high):
             raise BotFailure("callpartner: a built-in bot chose an illegal bid")
-        auction[calls, 0], auction[calls, 1] = seat, action
-        calls += 1
-        passed, active, high, trump, declarer, over = open_call(seat, action, passed, active, high, trump, declarer)
+        calls, passed, active, high, trump, declarer, over = open_call(auction, calls, seat, action, passed, active,
+                                                                       high, trump, declarer)  # fmt: skip
         if not over:
             seat = next_bidder(seat, passed, p.players)
     slots[SEAT], slots[CALLS], slots[PASSED], slots[ACTIVE] = seat, calls, passed, active

@@ -332,16 +332,28 @@ def legal_open_bid(action: int, high: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def open_call(seat: int, action: int, passed: int, active: int, high: int, trump: int, declarer: int) -> tuple:
-    """C4 for one legal call of the open auction in registers: a pass is final, a bid is the highest so far.
-    Returns (passed, active, high, trump, declarer, over); ``over`` once nobody can outbid the highest bid (or
-    everybody passed)."""
+def record_call(auction: np.ndarray, calls: int, seat: int, action: int) -> int:
+    """C4: ``seat``'s ``action`` as call ``calls`` of the auction's record; the calls made now. The only code that
+    writes the auction's record (``open_call``, and the dealer's forced declaration in ``apply``)."""
+    auction[calls, 0], auction[calls, 1] = seat, action
+    return calls + 1
+
+
+@njit(cache=True, inline="always")
+def open_call(auction: np.ndarray, calls: int, seat: int, action: int, passed: int, active: int, high: int, trump: int,
+              declarer: int) -> tuple:  # fmt: skip
+    """C4 for one legal call of the open auction in registers, recorded as call ``calls`` of ``auction``
+    (``record_call``): a pass is final, a bid is the highest so far. Returns (calls + 1,
+    passed, active, high, trump, declarer, over); ``over`` once nobody can outbid the highest bid (or everybody
+    passed)."""
+    calls = record_call(auction, calls, seat, action)
     if action == PASS:
         passed |= 1 << seat
         active -= 1
     else:
         high, trump, declarer = action >> 2, action & 3, seat
-    return passed, active, high, trump, declarer, high == MAX_BID or active == 0 or (declarer >= 0 and active == 1)
+    return calls, passed, active, high, trump, declarer, high == MAX_BID or active == 0 or (declarer >= 0 and
+                                                                                            active == 1)
 
 
 @njit(cache=True, inline="always")
@@ -441,15 +453,15 @@ def _redeal(slots: np.ndarray, scores: np.ndarray, p: Params) -> None:
 @njit(cache=True, inline="always")
 def _auction(slots: np.ndarray, auction: np.ndarray, scores: np.ndarray, p: Params, action: int) -> None:
     seat = slots[SEAT]
-    auction[slots[CALLS], 0], auction[slots[CALLS], 1] = seat, action
-    slots[CALLS] += 1
     if slots[FORCED]:  # all passed: the dealer declares 10 in the suit of its choice
+        slots[CALLS] = record_call(auction, slots[CALLS], seat, action)
         slots[FORCED], slots[HIGH], slots[TRUMP], slots[DECLARER] = 0, MIN_BID, action & 3, seat
         slots[PHASE] = CALL
         return
-    passed, active, high, trump, declarer, over = open_call(seat, action, slots[PASSED], slots[ACTIVE], slots[HIGH],
-                                                            slots[TRUMP], slots[DECLARER])  # fmt: skip
-    slots[PASSED], slots[ACTIVE], slots[HIGH], slots[TRUMP], slots[DECLARER] = passed, active, high, trump, declarer
+    calls, passed, active, high, trump, declarer, over = open_call(
+        auction, slots[CALLS], seat, action, slots[PASSED], slots[ACTIVE], slots[HIGH], slots[TRUMP], slots[DECLARER])
+    slots[CALLS], slots[PASSED], slots[ACTIVE], slots[HIGH], slots[TRUMP] = calls, passed, active, high, trump
+    slots[DECLARER] = declarer
     if over:
         end_open_auction(slots, scores, p)
     else:
