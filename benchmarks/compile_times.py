@@ -1,4 +1,4 @@
-"""Cold compile seconds per game and kind: the table behind the first-run notices (``cardsim.compiling.ESTIMATES``).
+"""Cold compile seconds per game and kind: the figures behind the first-run notices (``GameInfo.estimates``).
 
     python benchmarks/compile_times.py                          # every game and kind, one cold process each
     python benchmarks/compile_times.py --game wizard --kind fast --kind strong
@@ -7,7 +7,8 @@
 Each (game, kind) runs in a fresh process with an empty numba cache (a temporary ``NUMBA_CACHE_DIR``) and does
 the least that compiles that kind's kernels (one round, one replay, one hand with one completion); it prints one
 JSON line per (game, kind) with the seconds numba spent compiling (``compile_s``, what the notices estimate) and
-the process's wall time (``wall_s``, imports included). Compare with ``ESTIMATES`` and update the table there.
+the process's wall time (``wall_s``, imports included). Compare with the game's ``estimates`` (its
+``cardsim/games/<game>/info.py``) and update them there.
 ``--kernels N`` adds the N kernels that took longest (``kernels``): each kernel's own seconds (its compile less
 the compiles of the kernels it called, which nest inside it: numba compiles a callee on the caller's first
 compile and then links and optimises it again into the caller) and its number of specialisations (signatures).
@@ -27,11 +28,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from cardsim.games import GAMES  # noqa: E402  (importing compiles nothing)
-from cardsim.precompile import STRONG_ADVICE  # noqa: E402
+from cardsim.games import GAMES, game_info  # noqa: E402  (importing compiles nothing)
+from cardsim.precompile import has_advice  # noqa: E402
 
-PYTHON_BOTS = {"differenzler": "bots/examples.py:Lucky", "wizard": "bots/examples.py:WizardCounter",
-               "callpartner": "bots/examples.py:Steady"}  # fmt: skip
 KINDS = {  # kind -> the call, with GAME, OTHERS (random bots for the other seats), STRONG and PYTHON_BOT filled in
     "fast": "simulate(GAME, 'random', rounds=1)",
     "heuristic": "simulate(GAME, 'heuristic', rounds=1)",  # the notices' "fast" too (call-partner: a loop of its own)
@@ -84,11 +83,25 @@ print(json.dumps({{"compile_s": round(spent().compile, 1), "load_s": round(spent
 """
 
 
+def python_bot(game: str) -> str | None:
+    """The game's example Python bot (``GameInfo.example_bot``), as a bot spec."""
+    example = game_info(game).example_bot
+    return None if example is None else f"bots/examples.py:{example}"
+
+
+def measured(game: str, kind: str) -> bool:
+    """Whether ``kind`` is measured for ``game``: the advice's where it has a bid advice (with strong bots where its
+    completions play them), ``python`` where it has an example Python bot."""
+    if kind in ("advice", "strong advice"):
+        return has_advice(game, kind == "strong advice")
+    return kind != "python" or python_bot(game) is not None
+
+
 def measure(game: str, kind: str, kernels: int = 0) -> dict:
     """One cold process: the seconds it compiled ``kind``'s kernels of ``game`` in, and its wall time."""
     with tempfile.TemporaryDirectory(prefix="cardsim-cold-") as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
-        script = SCRIPT.format(game=game, python_bot=PYTHON_BOTS.get(game), call=KINDS[kind], kernels=kernels)
+        script = SCRIPT.format(game=game, python_bot=python_bot(game), call=KINDS[kind], kernels=kernels)
         began = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", script], env=env, cwd=ROOT, capture_output=True, text=True)
         if done.returncode:
@@ -105,9 +118,7 @@ def main() -> None:
     args = parser.parse_args()
     for game in args.game or GAMES:
         for kind in args.kind or KINDS:
-            skip = (kind == "strong advice" and game not in STRONG_ADVICE) or (kind == "python" and game not in
-                                                                                PYTHON_BOTS)  # fmt: skip
-            if not skip:  # only Wizard's completions play strong bots; a game may have no example Python bot
+            if measured(game, kind):
                 print(json.dumps(measure(game, kind, args.kernels)), flush=True)
 
 

@@ -33,7 +33,7 @@ def peak_rss_mb() -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default="differenzler")
+    parser.add_argument("--game", help="the game (default: the first registered one, cardsim.games.GAMES)")
     parser.add_argument("--bots", default="random")
     parser.add_argument("--rounds", type=int, default=100_000_000)
     parser.add_argument("--threads", type=int, default=None, help="default: all cores")
@@ -47,7 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))  # the checkout's cardsim, also when it is not pip-installed
     from cardsim.engine import simulate
     from cardsim.errors import CardsimError
+    from cardsim.games import GAMES
 
+    args.game = args.game or next(iter(GAMES))
     try:
         simulate(args.game, args.bots, rounds=1000, seed=args.seed, threads=args.threads, progress=False)
         warmup_rss = peak_rss_mb()

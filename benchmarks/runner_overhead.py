@@ -32,22 +32,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def measure(part: str, rounds: int, bots: str, threads: int | None, seed: int) -> dict:
+def measure(part: str, game: str | None, rounds: int, bots: str, threads: int | None, seed: int) -> dict:
     """One timed run in this process (called in a subprocess)."""
     sys.path.insert(0, str(ROOT))
     from cardsim import runner
     from cardsim.engine import simulate
+    from cardsim.games import GAMES
+
+    game = game or next(iter(GAMES))
 
     folder = Path(tempfile.mkdtemp(prefix="cardsim-overhead-"))
     try:
-        warm = runner.experiment("differenzler", bots, rounds=1000, seed=seed)
+        warm = runner.experiment(game, bots, rounds=1000, seed=seed)
         runner.run(warm, folder / "warm", threads=threads, progress=False)
-        simulate("differenzler", bots, rounds=1000, seed=seed, threads=threads, progress=False)
+        simulate(game, bots, rounds=1000, seed=seed, threads=threads, progress=False)
         began = time.perf_counter()
         if part == "bare":
-            simulate("differenzler", bots, rounds=rounds, seed=seed, threads=threads, progress=False)
+            simulate(game, bots, rounds=rounds, seed=seed, threads=threads, progress=False)
         else:
-            exp = runner.experiment("differenzler", bots, rounds=rounds // 4, seed=seed)
+            exp = runner.experiment(game, bots, rounds=rounds // 4, seed=seed)
             runner.run(exp, folder / "run", threads=threads, progress=False)
         seconds = time.perf_counter() - began
         written = sum(p.stat().st_size for p in (folder / "run").rglob("*")) if part == "runner" else 0
@@ -60,6 +63,7 @@ def measure(part: str, rounds: int, bots: str, threads: int | None, seed: int) -
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", help="the game (default: the first registered one, cardsim.games.GAMES)")
     parser.add_argument("--rounds", type=int, default=10_000_000)
     parser.add_argument("--bots", default="random")
     parser.add_argument("--threads", type=int, default=None, help="default: all cores")
@@ -70,13 +74,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--part", choices=["bare", "runner"], help=argparse.SUPPRESS)  # one measurement
     args = parser.parse_args(argv)
     if args.part:
-        print(json.dumps(measure(args.part, args.rounds, args.bots, args.threads, args.seed)))
+        print(json.dumps(measure(args.part, args.game, args.rounds, args.bots, args.threads, args.seed)))
         return 0
     best: dict[str, dict] = {}
     for _ in range(args.repeat):
         for part in ("bare", "runner"):
             command = [sys.executable, __file__, "--part", part, "--rounds", str(args.rounds), "--bots", args.bots,
-                       "--seed", str(args.seed), *(["--threads", str(args.threads)] if args.threads else [])]
+                       "--seed", str(args.seed), *(["--threads", str(args.threads)] if args.threads else []),
+                       *(["--game", args.game] if args.game else [])]  # fmt: skip
             result = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
             print(json.dumps(result))
             if part not in best or result["seconds"] < best[part]["seconds"]:

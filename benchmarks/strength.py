@@ -33,12 +33,10 @@ from matplotlib.figure import Figure
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cardsim.games import GAMES, get_game  # noqa: E402
+from cardsim.games import GAMES, game_info, get_game  # noqa: E402
 from cardsim.lineup import Setting, is_cheating  # noqa: E402
 from cardsim.report import markdown_table  # noqa: E402
 from cardsim.runner import experiment, run  # noqa: E402
-
-GAMES_MODE = {"wizard"}  # strength per whole game (the Wizard target); per deal elsewhere
 
 
 def scaled(bot: str, settings: dict[str, Setting], level: float) -> str:
@@ -56,13 +54,13 @@ def measure(game: str, spec: str, deals: int, decisions_rounds: int, seed: int) 
     front = get_game(game)
     times = front.decision_times(spec, decisions_rounds, seed)
     lineup = [spec, "heuristic", "heuristic", "heuristic"]
-    size = {"games": deals} if game in GAMES_MODE else {"rounds": deals}
-    exp = experiment(game, lineup, seed=seed, players=4, **size)
+    unit = game_info(game).studies.strength  # per whole game (the Wizard target), or per deal
+    exp = experiment(game, lineup, seed=seed, players=4, **{unit: deals})
     with tempfile.TemporaryDirectory(prefix="cardsim-strength-") as folder:
         outcome = run(exp, Path(folder) / "run", progress=False)
     pair = outcome.standings.pairs.iloc[0]  # lineup order: the strong bot against the heuristic
     assert pair["bot"] == spec and pair["opponent"] == "heuristic", pair
-    per = "game" if game in GAMES_MODE else "round"
+    per = unit.removesuffix("s")
     diff, ci = (f"diff_game_{front.score}", "game_ci95") if per == "game" else (f"diff_{front.score}", "ci95")
     advantage = -pair[diff] if front.lower_is_better else pair[diff]  # higher is better for the strong bot
     return {
@@ -97,7 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=list(GAMES), action="append", help="a game (default: all three)")
     parser.add_argument("--levels", default="0.25,0.5,1,2", help="effort factors on the default settings")
-    parser.add_argument("--deals", type=int, default=400, help="tournament deals (Wizard: games) per setting")
+    per_game = ", ".join(game_info(g).title for g in GAMES if game_info(g).studies.strength == "games")
+    parser.add_argument("--deals", type=int, default=400, help="tournament deals per setting"
+                        + (f" ({per_game}: games)" if per_game else ""))
     parser.add_argument("--decisions-rounds", type=int, default=20, help="rounds timed per setting")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="results/strength")

@@ -13,24 +13,26 @@ file), as the CLI runs it: kernel, batch handling and the streaming summary.
 ``peak_rss_mb`` is this process's peak resident memory.
 
 ``--reference`` builds (once, into benchmarks/_build/) and runs a tight
-single-threaded C program with the same rules and the same random streams:
-``reference_differenzler.c`` (random self-play Differenzler rounds) or
-``reference_wizard.c`` (random self-play Wizard single rounds, or whole
-standard games with ``--games``; ``--players``, ``--cards`` as for the engine).
-It reports ``reference_rounds_per_s`` (and ``reference_games_per_s``) and
-``ratio_to_reference`` = engine rate per thread / C rate. For an all-random
+single-threaded C program with the same rules and the same random streams, the
+game's ``GameInfo.reference`` (``reference_differenzler.c``: random self-play
+Differenzler rounds; ``reference_wizard.c``: random self-play Wizard single
+rounds, or whole games with ``--games``; ``--players`` and ``--rule`` as for the
+engine). It reports ``reference_rounds_per_s`` (and ``reference_games_per_s``)
+and ``ratio_to_reference`` = engine rate per thread / C rate. For an all-random
 lineup the C program plays the same units with the same seed, and
 ``reference_agrees`` checks that both give the same mean score (penalty) per
-seat (|z| < 4, for Wizard games also the mean game totals; exit status 1
-otherwise); ``reference_identical`` says whether the sums (and for Wizard the
-exact-bid counts and wins) are even identical, which they are while the engine
-deals and draws as the C program does. Differenzler is compared in rounds mode
-only (its games are other units than its single rounds).
+seat (|z| < 4, for whole games also the mean game totals; exit status 1
+otherwise); ``reference_identical`` says whether the sums (and the counts the
+reference keeps, e.g. Wizard's exact bids, and the wins) are even identical,
+which they are while the engine deals and draws as the C program does. A game
+whose reference plays single rounds only (Differenzler) is compared in rounds
+mode only (its games are other units than its single rounds).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import math
@@ -43,11 +45,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))  # the checkout's cardsim, also when it is not pip-installed
 BUILD = HERE / "_build"
-REFERENCES = {"differenzler": HERE / "reference_differenzler.c", "wizard": HERE / "reference_wizard.c"}
+if TYPE_CHECKING:  # cardsim is imported in ``measure``, once a cold run has chosen its numba cache
+    from cardsim.games.info import Reference
 CFLAGS = ["-O3", "-march=native", "-std=c11", "-Wall", "-Wextra"]
 WARMUP_UNITS = 1000
 Z95 = 1.959963984540054  # the 95% CI half-width of the summaries is Z95 * std / sqrt(n)
@@ -69,12 +74,12 @@ def cpu_name() -> str:
     return platform.processor() or platform.machine()
 
 
-def build_reference(game: str) -> Path:
+def build_reference(reference: Reference) -> Path:
     """Compile a game's C reference once; the binary's name carries a hash of source and flags."""
     cc = os.environ.get("CC", "gcc")
     if shutil.which(cc) is None:
         raise SystemExit(f"--reference needs a C compiler: '{cc}' was not found (set CC)")
-    source = REFERENCES[game]
+    source = ROOT / reference.source
     digest = hashlib.sha256(source.read_bytes() + " ".join([cc, *CFLAGS]).encode()).hexdigest()[:12]
     binary = BUILD / f"{source.stem}-{digest}"
     if not binary.exists():
@@ -91,18 +96,12 @@ def build_reference(game: str) -> Path:
     return binary
 
 
-def run_reference(game: str, units: int, seed: int, games: bool, players: int | None, cards: int | None) -> dict:
-    """Run a game's C reference; returns its JSON line (rounds_per_s, checksum, per-seat sums, ...).
-
-    Differenzler: ``units`` single rounds. Wizard: ``units`` single rounds, or with ``games``
-    ``units`` standard games, of ``players`` (default 4) and ``cards`` (default 0: all).
-    """
-    binary = build_reference(game)
-    if game == "wizard":
-        argv = ["games" if games else "rounds", str(units), str(seed), str(players or 4)]
-        argv += [] if games else [str(cards or 0)]
-    else:
-        argv = [str(units), str(seed)]
+def run_reference(reference: Reference, units: int, seed: int, mode: str, rules: Any) -> dict:
+    """Run a game's C reference on ``units`` of ``mode`` ("rounds" or "games", one it plays) under ``rules``;
+    returns its JSON line (rounds_per_s, checksum, per-seat sums, ...)."""
+    binary = build_reference(reference)
+    fields = {**dataclasses.asdict(rules), "units": units, "seed": seed}
+    argv = [arg.format(**fields) for arg in reference.argv[mode]]
     done = subprocess.run([str(binary), *argv], capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"the C reference failed (exit {done.returncode}): {done.stderr.strip()}")
@@ -125,58 +124,41 @@ def exact_sums(means, n) -> list[int]:
     return [int(round(float(m) * float(k))) for m, k in zip(means, n, strict=True)]
 
 
-def compare_with_reference(summary, ref: dict) -> dict:
-    """Differenzler: same rules, same work? Per-seat mean penalties of engine and C (random bots) must agree.
+def compare(summary, ref: dict, score: str, counts: dict[str, str], games: bool) -> dict:
+    """Per-seat mean ``score`` per round (and, for ``games``, mean game totals) of engine and C must agree.
 
-    The two are independent samples of the same distribution unless the engine deals exactly
-    as the C program does (then their sums are identical): |z| < 4 for every seat.
+    The two are independent samples of the same distribution unless the engine deals exactly as the C program
+    does: |z| < 4 for every seat. Identical means identical score sums, ``counts`` (summary rate column -> the
+    reference's count of the same hits) and (games) wins: the engine then played the very rounds the C program
+    played.
     """
     n = summary["rounds"].to_numpy(float)
     if n.min() < 2:
         return {}
-    engine_mean, engine_std = summary["mean_penalty"].to_numpy(), summary["std"].to_numpy()
-    z = z_scores(n, engine_mean, engine_std, ref["penalty_sum"], ref["penalty_sq_sum"])
-    return {
-        "engine_mean_penalty": [round(float(m), 4) for m in engine_mean],
-        "reference_mean_penalty": [round(x / k, 4) for x, k in zip(ref["penalty_sum"], n, strict=True)],
-        "reference_z": [round(float(v), 2) for v in z],
-        "reference_agrees": bool(all(abs(v) < 4 for v in z)),
-        "reference_identical": exact_sums(engine_mean, n) == ref["penalty_sum"],
-    }
-
-
-def compare_wizard(summary, ref: dict, games: bool) -> dict:
-    """Wizard: per-seat mean scores per round (and, for games, mean game totals) of engine and C must agree.
-
-    |z| < 4 for every seat. Identical means identical score sums, exact-bid counts and (games) wins:
-    the engine then played the very rounds the C program played.
-    """
-    n = summary["rounds"].to_numpy(float)
-    if n.min() < 2:
-        return {}
-    engine_mean, engine_std = summary["mean_score"].to_numpy(), summary["std"].to_numpy()
-    z = z_scores(n, engine_mean, engine_std, ref["score_sum"], ref["score_sq_sum"])
-    exact = exact_sums(summary["exact_bid_rate"].to_numpy(), n)
-    identical = exact_sums(engine_mean, n) == ref["score_sum"] and exact == ref["exact_bids"]
+    engine_mean, engine_std = summary[f"mean_{score}"].to_numpy(), summary["std"].to_numpy()
+    z = z_scores(n, engine_mean, engine_std, ref[f"{score}_sum"], ref[f"{score}_sq_sum"])
+    identical = exact_sums(engine_mean, n) == ref[f"{score}_sum"]
+    identical = identical and all(exact_sums(summary[rate].to_numpy(), n) == ref[key] for rate, key in counts.items())
     report = {
-        "engine_mean_score": [round(float(m), 4) for m in engine_mean],
-        "reference_mean_score": [round(x / k, 4) for x, k in zip(ref["score_sum"], n, strict=True)],
+        f"engine_mean_{score}": [round(float(m), 4) for m in engine_mean],
+        f"reference_mean_{score}": [round(x / k, 4) for x, k in zip(ref[f"{score}_sum"], n, strict=True)],
         "reference_z": [round(float(v), 2) for v in z],
     }
     agrees = all(abs(v) < 4 for v in z)
     if games:
         g = summary["games"].to_numpy(float)
-        game_mean = summary["mean_game_score"].to_numpy()
+        game_mean = summary[f"mean_game_{score}"].to_numpy()
         game_std = [half * math.sqrt(k) / Z95 for half, k in zip(summary["game_ci95"], g, strict=True)]
-        game_z = z_scores(g, game_mean, game_std, ref["game_score_sum"], ref["game_score_sq_sum"])
+        game_z = z_scores(g, game_mean, game_std, ref[f"game_{score}_sum"], ref[f"game_{score}_sq_sum"])
         wins = [float(w) for w in summary["wins"]]
-        identical = identical and exact_sums(game_mean, g) == ref["game_score_sum"]
+        identical = identical and exact_sums(game_mean, g) == ref[f"game_{score}_sum"]
         identical = identical and all(abs(a - b) < 1e-3 for a, b in zip(wins, ref["wins"], strict=True))
         agrees = agrees and all(abs(v) < 4 for v in game_z)
         report.update(
             {
-                "engine_mean_game_score": [round(float(m), 3) for m in game_mean],
-                "reference_mean_game_score": [round(x / k, 3) for x, k in zip(ref["game_score_sum"], g, strict=True)],
+                f"engine_mean_game_{score}": [round(float(m), 3) for m in game_mean],
+                f"reference_mean_game_{score}": [round(x / k, 3) for x, k in zip(ref[f"game_{score}_sum"], g,
+                                                                                  strict=True)],  # fmt: skip
                 "reference_game_z": [round(float(v), 2) for v in game_z],
                 "engine_wins": [round(w, 3) for w in wins],
                 "reference_wins": [round(float(w), 3) for w in ref["wins"]],
@@ -187,22 +169,21 @@ def compare_wizard(summary, ref: dict, games: bool) -> dict:
     return report
 
 
-def run(args: argparse.Namespace) -> dict:
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dict:
     if not args.cold:
-        return measure(args)
+        return measure(args, parser)
     # An empty numba cache, so the warm-up measures a full compilation; removed afterwards.
     with tempfile.TemporaryDirectory(prefix="cardsim-bench-numba-") as cache:
         os.environ["NUMBA_CACHE_DIR"] = cache
-        return measure(args)
+        return measure(args, parser)
 
 
-def measure(args: argparse.Namespace) -> dict:
-    sys.path.insert(0, str(ROOT))  # the checkout's cardsim, also when it is not pip-installed
-
+def measure(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dict:
     t0 = time.perf_counter()
     import numba
 
     from cardsim.engine import simulate
+    from cardsim.games import GAMES, game_info, get_game
 
     import_s = time.perf_counter() - t0
 
@@ -211,8 +192,12 @@ def measure(args: argparse.Namespace) -> dict:
     if units is None:
         raise SystemExit("give --rounds N (with --games, N counts games), or --games N")
     size = "games" if games_mode else "rounds"
-    game = args.game.strip().lower()
-    options = {"players": args.players, "rules": {"cards": args.cards} if args.cards else None}
+    game = game_info(args.game or next(iter(GAMES))).name  # an unknown game is refused here, naming the games
+    reference = game_info(game).reference
+    if args.reference and reference is None:
+        referenced = [name for name in GAMES if game_info(name).reference is not None]
+        parser.error(f"--reference: there are C references for {' and '.join(referenced)} only")
+    options = {"players": args.players, "rules": args.rule + ([f"cards={args.cards}"] if args.cards else []) or None}
     options.update(seed=args.seed, threads=args.threads, progress=False)
 
     def play(count: int):
@@ -229,10 +214,10 @@ def measure(args: argparse.Namespace) -> dict:
         result = play(units)
         times.append(time.perf_counter() - t0)
         rounds_played = int(result.summary["rounds"].iloc[0])  # every seat plays every round
-        if args.reference and game == "wizard":  # the same units: single rounds, or whole games
-            refs.append(run_reference(game, units, args.seed, games_mode, args.players, args.cards))
+        if args.reference and size in reference.argv:  # the same units: single rounds, or whole games
+            refs.append(run_reference(reference, units, args.seed, size, ruled(args, get_game(game))))
         elif args.reference:  # as many single rounds as the engine played
-            refs.append(run_reference(game, rounds_played, args.seed, False, None, None))
+            refs.append(run_reference(reference, rounds_played, args.seed, "rounds", ruled(args, get_game(game))))
 
     seconds = min(times)
     report = {
@@ -275,7 +260,7 @@ def measure(args: argparse.Namespace) -> dict:
             report["reference_games_per_s"] = ref["games_per_s"]
         report["reference_seconds"] = ref["seconds"]
         report["reference_checksum"] = ref["checksum"]
-        # engine per thread / C; for Wizard games both play the same rounds, so games/s give the same ratio
+        # engine per thread / C; for whole games both play the same rounds, so games/s give the same ratio
         report["ratio_to_reference"] = round(report["rounds_per_s"] / args.threads / ref["rounds_per_s"], 3)
         if args.repeat > 1:  # ranges over the repeats; each ratio pairs an engine run with the C run after it
             c_rates = sorted(r["rounds_per_s"] for r in refs)
@@ -287,11 +272,14 @@ def measure(args: argparse.Namespace) -> dict:
             ratios = sorted(rounds_played / t / args.threads / r["rounds_per_s"] for t, r in pairs)
             report["ratio_to_reference_range"] = [round(ratios[0], 3), round(ratios[-1], 3)]
         lineup = [b.strip() for b in args.bots.split(",")]
-        if set(lineup) == {"random"} and game == "wizard":
-            report.update(compare_wizard(result.summary, ref, games_mode))
-        elif set(lineup) == {"random"} and not games_mode:
-            report.update(compare_with_reference(result.summary, ref))
+        if set(lineup) == {"random"} and size in reference.argv:  # the same units, the same draws
+            report.update(compare(result.summary, ref, get_game(game).score, reference.counts, games_mode))
     return report
+
+
+def ruled(args: argparse.Namespace, game: Any) -> Any:
+    """The rules of the run (``--players``, ``--rule``, ``--cards``), as the engine makes them."""
+    return game.make_rules(args.rule + ([f"cards={args.cards}"] if args.cards else []), args.players)
 
 
 def show(report: dict) -> str:
@@ -328,13 +316,15 @@ def show(report: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default="differenzler")
+    parser.add_argument("--game", help="the game (default: the first registered one, cardsim.games.GAMES)")
     parser.add_argument("--bots", default="random", help="one bot for every seat, or one per seat: a,b,c,d")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--rounds", type=int, help="rounds to time (with --games: games)")
     parser.add_argument("--games", type=int, nargs="?", const=True, help="time whole games (optionally: how many)")
-    parser.add_argument("--players", type=int, help="players, where the game allows a choice (wizard: 3-6)")
-    parser.add_argument("--cards", type=int, help="wizard: cards per player in single rounds (default 60/players)")
+    parser.add_argument("--players", type=int, help="players, where the game allows a choice")
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
+    parser.add_argument("--cards", type=int, help="cards per player in single rounds, where the game has the rule "
+                        "(--rule cards=K)")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     parser.add_argument("--reference", action="store_true", help="also run the C reference")
@@ -343,12 +333,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
-    if args.reference and args.game.strip().lower() not in REFERENCES:
-        parser.error(f"--reference: there are C references for {' and '.join(REFERENCES)} only")
-    if args.cards is not None and args.game.strip().lower() != "wizard":
-        parser.error("--cards is a wizard rule")
     try:
-        report = run(args)
+        report = run(args, parser)
     except Exception as exc:
         if type(exc).__name__ != "CardsimError":
             raise

@@ -13,8 +13,9 @@ round on from any state (predictions in turn, then the cards), stopping at a
 strong or Python bot's turn: the batch driver, bid advice and the strong
 bots' rollouts (``bots/differenzler_strong.py``) all play through it, and its
 trick loops are loops over ``state.step``. ``sweep_predictions`` gives a
-seat's points for every prediction 0..157 from a few plays (bid advice and
-the Monte Carlo bidder).
+seat's points (and whether it won a trick) for every prediction 0..157 from a
+few plays (bid advice and the Monte Carlo bidder, which score them with
+``rules.penalty``).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ from cardsim.games.differenzler.state import (
     legal_cards,
     predict_step,
     step,
+    trick_takers,
 )
 from cardsim.lineup import FIRST_STRONG
 from cardsim.rng import below
@@ -380,11 +382,12 @@ def run(s: State, p: Params, bots: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def sweep_predictions(s: State, bots: np.ndarray, seat: int, out: np.ndarray) -> None:
+def sweep_predictions(s: State, bots: np.ndarray, seat: int, out: np.ndarray, took: np.ndarray) -> None:
     """out[p] = ``seat``'s points at the end of the round when it predicts p (0..157) and every seat's bot plays
-    on from ``s`` (predictions made; the others' as given). Exact with few plays: these bots depend on their
-    prediction only through "points < prediction" at their own decisions, so the play for p also holds for every
-    prediction up to the lowest of those points that is >= p. Leaves ``s`` as after the last play."""
+    on from ``s`` (predictions made; the others' as given), took[p] = 1 if it won a trick then, else 0 (what
+    A13's zero_trick asks of an exact 0). Exact with few plays: these bots depend on their prediction only
+    through "points < prediction" at their own decisions, so the play for p also holds for every prediction up
+    to the lowest of those points that is >= p. Leaves ``s`` as after the last play."""
     rng0, hands0, points0, slots0 = s.rng.copy(), s.hands.copy(), s.points.copy(), s.slots.copy()
     checks = np.empty(TRICKS, np.int64)
     p = 0
@@ -401,6 +404,7 @@ def sweep_predictions(s: State, bots: np.ndarray, seat: int, out: np.ndarray) ->
             if p <= c < top:
                 top = c
         out[p : top + 1] = s.points[seat]
+        took[p : top + 1] = (trick_takers(s.history, TRICKS) >> seat) & 1
         p = top + 1
 
 

@@ -11,7 +11,8 @@ unplayed cards and the cards it played).
 
 - Prediction (both bots): ``bid_samples`` deals of the hidden cards; in each, ``sweep_predictions`` gives the
   bot's points for every prediction 0..157 (heuristic play towards it, a few plays per deal); the bot predicts
-  the p with the least mean penalty (A10, ``exact_bonus`` included).
+  the p with the least mean penalty (A10, A13: ``rules.penalty`` with the rules' ``exact_bonus`` and
+  ``zero_bonus``; the card players score their play-outs with ``state.scores``, the same function).
 - ``mc`` card play (PIMC): ``samples`` deals; every legal card is played in each and the round played out; the
   card with the least mean penalty for the bot's prediction wins (common deals for all cards).
 - ``ismcts`` card play: ``iterations`` of SO-ISMCTS (``cardsim.search``), one sampled deal per iteration, UCB
@@ -68,6 +69,7 @@ from cardsim.games.differenzler.state import (
     decision,
     legal_cards,
     observe,
+    scores,
     to_move,
 )
 from cardsim.infoset import sample_view, true_deals
@@ -231,14 +233,14 @@ def mc_prediction(seat: int, v: State, p: Params, me: Means, samples: int) -> tu
     deals = _sampled_deals(seat, v, me, samples, played)
     table = _heuristic_table()
     sim, preds = copy_state(v), np.empty(PLAYERS, np.int64)
-    out = np.empty(MAX_PREDICTION + 1, np.int64)
+    out, took = np.empty(MAX_PREDICTION + 1, np.int64), np.empty(MAX_PREDICTION + 1, np.int64)
     total = np.zeros(MAX_PREDICTION + 1)
     for k in range(samples):
         _predictions_of(deals[k], played, v, me.v1, preds)
         _sample_state(sim, v, deals[k], preds, p)
-        sweep_predictions(sim, table, seat, out)
+        sweep_predictions(sim, table, seat, out, took)
         for q in range(MAX_PREDICTION + 1):
-            total[q] += penalty(q, out[q], p.exact_bonus)
+            total[q] += penalty(q, out[q], took[q] == 1, p.exact_bonus, p.zero_bonus)
     return int(np.argmin(total)), total / samples
 
 
@@ -255,7 +257,7 @@ def pimc_card(seat: int, v: State, p: Params, me: Means, samples: int) -> int:
     preds = np.empty((samples, PLAYERS), np.int64)
     for k in range(samples):
         _predictions_of(deals[k], played, v, me.v1, preds[k])
-    sim = copy_state(v)
+    sim, penalties = copy_state(v), np.empty(PLAYERS, np.int64)
     best, best_total = -1, np.inf
     m = legal_cards(v, p)
     while m:
@@ -266,7 +268,8 @@ def pimc_card(seat: int, v: State, p: Params, me: Means, samples: int) -> int:
             _sample_state(sim, v, deals[k], preds[k], p)
             apply(sim, p, card)
             play_on(sim, table, -1, sim.points)
-            total += penalty(v.predictions[seat], sim.points[seat], p.exact_bonus)
+            scores(sim, p, penalties)  # the bot's own prediction is v.predictions[seat], in sim as in v
+            total += penalties[seat]
         if total < best_total:
             best, best_total = card, total
     return best
@@ -282,6 +285,7 @@ def ismcts_card(seat: int, v: State, p: Params, me: Means, iterations: int, c: f
     table = _heuristic_table()
     tree = new_tree(iterations + 1, np.int64(36))
     sim, preds, rewards = copy_state(v), np.empty(PLAYERS, np.int64), np.empty(PLAYERS)
+    penalties = np.empty(PLAYERS, np.int64)
     path = np.zeros(TRICKS * PLAYERS + 1, np.int64)
     for it in range(iterations):
         _predictions_of(deals[it], played, v, me.v1, preds)
@@ -300,8 +304,9 @@ def ismcts_card(seat: int, v: State, p: Params, me: Means, iterations: int, c: f
             if new:
                 break
         play_on(sim, table, -1, sim.points)
+        scores(sim, p, penalties)  # with the predictions preds, as _sample_state made them
         for s in range(PLAYERS):
-            rewards[s] = 1.0 - penalty(preds[s], sim.points[s], p.exact_bonus) / TOTAL_POINTS
+            rewards[s] = 1.0 - penalties[s] / TOTAL_POINTS
         backpropagate(tree, path, depth, rewards)
     return best_card(tree, legal_cards(v, p))
 

@@ -21,8 +21,8 @@ from cardsim.decisions import BID, PREDICT
 from cardsim.games.callpartner import state as callpartner
 from cardsim.games.differenzler import state as differenzler
 from cardsim.games.differenzler.rules import TRICKS
-from cardsim.games.wizard import state as wizard
-from cardsim.games.wizard.rules import WIZARD_MASK
+from cardsim.games.exact_tricks import state as wizard
+from cardsim.games.exact_tricks.rules import WIZARD_MASK
 from cardsim.rng import below
 
 

@@ -16,25 +16,11 @@ from typing import NoReturn
 
 from cardsim.compiling import spent
 from cardsim.errors import CardsimError
+from cardsim.games import GAMES, game_info
 from cardsim.sealed.process import Sealing
 
 NO_SEED = object()  # --seed left out: 0, or a sealed match's secret one
 
-EPILOG = """examples:
-  cardsim simulate differenzler --bots heuristic,random,random,random --rounds 1000000 --seed 7
-  cardsim simulate differenzler --bots heuristic --games 10000 --rule exact_bonus=10 --out games.parquet
-  cardsim replay differenzler --seed 7 --round 12 --bots heuristic,random,random,random
-  cardsim simulate wizard --players 4 --bots heuristic,random,random,random --games 100000 --rule schedule=tournament
-  cardsim simulate wizard --players 5 --bots heuristic --rounds 1000000 --cards 7
-  cardsim simulate callpartner --players 5 --bots heuristic --games 100000 --rule all_pass=dealer_forced
-  cardsim tournament wizard --bots heuristic,random,random,random --games 10000 --out results/wiz
-  cardsim tournament wizard --bots heuristic,random,random,random --games 10000 --out results/wiz --resume
-  cardsim tournament differenzler --bots heuristic,heuristic,random,random --rounds 1000000 --dask-local 2
-  cardsim ladder differenzler --bots random,heuristic,mc --deals 2000 --out results/ladder-dz
-  cardsim advise wizard --hand "W1 H13 H2 C7" --trump S --seat 1 --players 4
-  cardsim info wizard
-  cardsim warmup differenzler wizard --strong --replay
-"""
 BARE_GAMES = 10_000  # games a bare --games plays without --rounds
 BOTS_HELP = ("random, heuristic, another built-in bot such as heuristic_v1 or a strong one (cardsim info GAME lists "
              "them), a Python bot path/to/file.py:ClassName or a numba bot path/to/file.py:function")
@@ -48,9 +34,46 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"cardsim: error: {message} (see: {self.prog} --help)\n")
 
 
+def epilog() -> str:
+    """The examples of ``cardsim --help``: each game's (``GameInfo.examples``), then those of every game."""
+    lines = [example for game in GAMES for example in game_info(game).examples] + ["warmup --strong --replay"]
+    return "examples:\n" + "".join(f"  cardsim {line}\n" for line in lines)
+
+
+def games_help(last: str = " or ") -> str:
+    """The registered games for a help text: ``differenzler, wizard or callpartner``."""
+    names = list(GAMES)
+    return last.join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+
+
+def players_help() -> str:
+    """The numbers of players of the games that leave a choice, for a help text: ``wizard 3-6, callpartner 3-5
+    (default 4)``."""
+    infos = [game_info(game) for game in GAMES]
+    choices = ", ".join(f"{i.name} {_numbers(i.players)}" for i in infos if len(i.players) > 1)
+    defaults = {i.default_players for i in infos}
+    default = (f"default {defaults.pop()}" if len(defaults) == 1 else
+               "default " + ", ".join(f"{i.name} {i.default_players}" for i in infos))  # fmt: skip
+    return f"{choices} ({default})"
+
+
+def _numbers(values: tuple[int, ...]) -> str:
+    """``3-6`` for a run of numbers, else ``3, 5``."""
+    run = values == tuple(range(values[0], values[-1] + 1))
+    return f"{values[0]}-{values[-1]}" if run else ", ".join(map(str, values))
+
+
+def _advice_help() -> tuple[str, str]:
+    """The help of ``advise --hand`` and ``--trump``: an example hand and what the trump is, per game."""
+    advised = [(game_info(game).title, game_info(game).advice) for game in GAMES if game_info(game).advice]
+    hands = ", ".join(f'"{advice.hand}" ({title})' for title, advice in advised)
+    trumps = "; ".join(f"{title} {advice.trump}" for title, advice in advised)
+    return f"the hand, e.g. {hands}", f"the trump the seat sees: {trumps}"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
-        prog="cardsim", description="Monte Carlo simulation of trick-taking card games.", epilog=EPILOG,
+        prog="cardsim", description="Monte Carlo simulation of trick-taking card games.", epilog=epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
     parser.add_argument("--version", action="version", version=version_line())
@@ -59,14 +82,15 @@ def _parser() -> argparse.ArgumentParser:
 
     def common(sub: argparse.ArgumentParser, bots: str = "one bot per seat, comma-separated, or one for all seats"
                ) -> None:  # fmt: skip
-        sub.add_argument("game", help="differenzler, wizard or callpartner")
+        sub.add_argument("game", help=games_help())
         sub.add_argument("--bots", default="random", help=f"{bots}: {BOTS_HELP} (default: random)")
         sub.add_argument("--seed", type=seed_or_random, default=NO_SEED, help="experiment seed (default 0); "
                          "simulate, tournament and ladder also take 'random': a 64-bit seed from the OS, printed and "
                          "stored with the results")  # fmt: skip
         sub.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
-        sub.add_argument("--players", type=int, help="number of players: wizard 3-6, callpartner 3-5 (default 4)")
-        sub.add_argument("--cards", type=positive_int, help="wizard: cards per player in single rounds (rule cards=K)")
+        sub.add_argument("--players", type=int, help=f"number of players: {players_help()}")
+        sub.add_argument("--cards", type=positive_int, help="cards per player in single rounds, in a game with the "
+                         "rule cards=K (cardsim info GAME lists its rules)")
         sub.add_argument("--json", action="store_true", help="print JSON instead of text")
         sub.add_argument("--check", action="store_true", help="also check every round's invariants after every step "
                          "(cards conserved, points and tricks adding up, observations honest): same numbers, slower")
@@ -132,14 +156,13 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--game-no", type=nonnegative_int, help="game index, to replay a round of a --games run")
 
     adv = commands.add_parser("advise", help="expected result of every bid for one hand, from simulated completions")
-    adv.add_argument("game", help="differenzler, wizard or callpartner")
-    adv.add_argument("--hand", required=True, help='the hand, e.g. "W1 H13 H2 C7" (Wizard) or "SA SK H9" (Jass)')
+    hand_help, trump_help = _advice_help()
+    adv.add_argument("game", help=games_help())
+    adv.add_argument("--hand", required=True, help=hand_help)
     adv.add_argument("--seat", type=nonnegative_int, default=0,
                      help="the hand's seat, counted from the dealer's left: 0 leads first/bids first (default 0)")
-    adv.add_argument("--trump", help="the trump the seat sees: Differenzler the dealer's shown card (e.g. H6), "
-                     "Wizard the trump suit S/H/D/C, N for none, or the turned card (H7, J2); call-partner fixes "
-                     "the contract's trump S/H/D/C (default: the best suit per bid)")  # fmt: skip
-    adv.add_argument("--players", type=int, help="number of players: wizard 3-6, callpartner 3-5 (default 4)")
+    adv.add_argument("--trump", help=trump_help)
+    adv.add_argument("--players", type=int, help=f"number of players: {players_help()}")
     adv.add_argument("--bots", default="heuristic", help="bots playing the completions, the seat's own included "
                      "(default heuristic)")  # fmt: skip
     adv.add_argument("--samples", type=positive_int, default=2000, help="completions per bid (default 2000)")
@@ -148,11 +171,11 @@ def _parser() -> argparse.ArgumentParser:
     adv.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     info = commands.add_parser("info", help="the version; a game's rule options and built-in bots")
-    info.add_argument("game", nargs="?", help="differenzler, wizard or callpartner (default: list the games)")
+    info.add_argument("game", nargs="?", help=f"{games_help()} (default: list the games)")
 
     warm = commands.add_parser("warmup", help="compile the kernels ahead of time (a first run compiles them, once: "
                                "20 s to a few minutes), into the kernel cache every later run loads")  # fmt: skip
-    warm.add_argument("games", nargs="*", metavar="GAME", help="differenzler, wizard, callpartner (default: all)")
+    warm.add_argument("games", nargs="*", metavar="GAME", help=f"{games_help(', ')} (default: all)")
     warm.add_argument("--strong", action="store_true", help="also the kernels of lineups with a strong bot")
     warm.add_argument("--replay", action="store_true", help="also the kernels that replay, Round and Python bots "
                       "call (the state machine driven from Python)")  # fmt: skip
@@ -392,7 +415,7 @@ def version_line() -> str:
 
 
 def _info(args: argparse.Namespace) -> None:
-    from cardsim.games import GAMES, get_game
+    from cardsim.games import get_game
     from cardsim.lineup import settings_help
     from cardsim.options import rules_help
 

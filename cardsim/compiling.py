@@ -15,7 +15,7 @@ fires no such event and prints nothing.
   ``cardsim: compiling kernels on first use ...``, and a spinner on a terminal while it compiles.
 * ``spent()``: seconds this process has spent compiling kernels and loading them from the cache (the time
   numba held its compiler lock, over all threads); the CLI leaves both out of the rates it prints.
-* ``estimate(game, kind)``: the cold compile time measured per game and kind (``ESTIMATES``).
+* ``estimate(game, kind)``: the cold compile time measured per game and kind (each game's ``GameInfo.estimates``).
 """
 
 from __future__ import annotations
@@ -29,47 +29,34 @@ from typing import Any, NamedTuple
 
 from numba.core import event, types
 
-# Cold compile seconds (empty cache, one process) per game and kind: ``python benchmarks/compile_times.py`` (every
-# game and kind) on the 2-core development machine on 2026-12-04 (load average about 1), once numba's flags were
-# compared cheaply (``cardsim.compiler_flags``) and call-partner's strong bots called their play-outs through their
-# address; each figure rounded up by about 15% (the ``numba`` kind and the strong advice of Differenzler and
-# call-partner, which the script does not measure, are older). The strong kinds were measured again the same day,
-# once the deal sampler was compiled as one function (``cardsim.infoset.count_and_sample``). ``fast`` is the slower
-# of a random and a heuristic lineup (the script's ``fast`` and ``heuristic``).
-# After the ``strong`` kind (as ``cardsim warmup --strong`` runs it) ``strong timing`` needs less, as the strong
-# bots' entry is then compiled.
+from cardsim.games import GAMES, game_info
+
+# The estimates, each game's ``GameInfo.estimates`` (its ``info.py``): cold compile seconds (empty cache, one process)
+# per kind, from ``python benchmarks/compile_times.py`` (every game and kind) on the 2-core development machine on
+# 2026-12-04 (load average about 1), once numba's flags were compared cheaply (``cardsim.compiler_flags``) and
+# call-partner's strong bots called their play-outs through their address; each figure rounded up by about 15% (the
+# ``numba`` kind and the strong advice of Differenzler and call-partner, which the script does not measure, are
+# older). The strong kinds were measured again the same day, once the deal sampler was compiled as one function
+# (``cardsim.infoset.count_and_sample``). ``fast`` is the slower of a random and a heuristic lineup (the script's
+# ``fast`` and ``heuristic``). After the ``strong`` kind (as ``cardsim warmup --strong`` runs it) ``strong timing``
+# needs less, as the strong bots' entry is then compiled.
 # Kinds: the batch kernels of a lineup of random and heuristic bots (``fast``), with a strong bot (``strong``) or a
 # numba bot (``numba``: measured on a quiet machine, the whole first simulate),
 # with ``--check`` (``check``, ``strong check``), with a Python bot (``python``: the driver's kernels), a replay
-# (``replay``, ``strong replay``), the bid advice (``advice``, ``strong advice``: Wizard's only) and ``Round``'s
-# state machine (``round``).
-ESTIMATES: dict[tuple[str, str], float] = {
-    ("differenzler", "fast"): 8, ("differenzler", "strong"): 42, ("differenzler", "check"): 10,
-    ("differenzler", "strong check"): 50, ("differenzler", "python"): 10, ("differenzler", "replay"): 7,
-    ("differenzler", "strong replay"): 40, ("differenzler", "advice"): 13, ("differenzler", "strong advice"): 22,
-    ("differenzler", "round"): 8,
-    ("wizard", "fast"): 12, ("wizard", "strong"): 40, ("wizard", "check"): 19, ("wizard", "strong check"): 49,
-    ("wizard", "python"): 15, ("wizard", "replay"): 13, ("wizard", "strong replay"): 39, ("wizard", "advice"): 20,
-    ("wizard", "strong advice"): 47, ("wizard", "round"): 10,
-    ("callpartner", "fast"): 17, ("callpartner", "strong"): 60, ("callpartner", "check"): 20,
-    ("callpartner", "strong check"): 62, ("callpartner", "python"): 21, ("callpartner", "replay"): 15,
-    ("callpartner", "strong replay"): 52, ("callpartner", "advice"): 18, ("callpartner", "strong advice"): 27,
-    ("callpartner", "round"): 12,
-    ("differenzler", "strong timing"): 41, ("wizard", "strong timing"): 38, ("callpartner", "strong timing"): 53,
-    ("differenzler", "numba"): 26, ("wizard", "numba"): 33, ("callpartner", "numba"): 54,
-}  # fmt: skip
-GAME_NAMES = {"differenzler": "Differenzler", "wizard": "Wizard", "callpartner": "call-partner"}
+# (``replay``, ``strong replay``), the bid advice (``advice``, ``strong advice``: where the completions play strong
+# bots) and ``Round``'s state machine (``round``).
 SPIN = "|/-\\"
 SPIN_S = 0.25  # spinner refresh
 
 
 def estimate(game: str, kind: str) -> float | None:
-    """The measured cold compile seconds of ``game``'s kernels of ``kind`` (see ``ESTIMATES``), None if unmeasured."""
-    return ESTIMATES.get((game, kind))
+    """The measured cold compile seconds of ``game``'s kernels of ``kind`` (its ``GameInfo.estimates``), None if
+    unmeasured."""
+    return game_info(game).estimates.get(kind)
 
 
 def batch_kind(lineup: Any, check: bool) -> str:
-    """The ``ESTIMATES`` kind of a run of ``lineup`` (a ``cardsim.lineup.Lineup``): which kernels it compiles."""
+    """The estimates' kind of a run of ``lineup`` (a ``cardsim.lineup.Lineup``): which kernels it compiles."""
     if not lineup.compiled:
         return "python"
     kind = "strong" if lineup.strong_table is not None else "numba" if lineup.numba_bots else ""
@@ -80,7 +67,7 @@ def batch_kind(lineup: Any, check: bool) -> str:
 
 def batch_what(game: str, kind: str) -> str:
     """How a notice names the kernels of ``kind``: ``the Wizard kernels with strong bots``."""
-    name = GAME_NAMES.get(game, game)
+    name = game_info(game).title
     label = {
         "fast": "", "strong": " with strong bots", "check": " with --check", "strong check": " with strong bots and "
         "--check", "python": " for Python bots", "replay": " of a replay", "strong replay": " of a replay with strong "
@@ -311,7 +298,7 @@ BATCH_KERNELS = ("simulate_games", "play_block", "builtin_block", "random_block"
 
 
 def _kind_of(module: str, function: Any, args: tuple, callers: tuple[str, ...] = ()) -> tuple[str | None, str]:
-    """(game, ``ESTIMATES`` kind) of a kernel compiled outside any notice, from its module, its argument types and
+    """(game, estimates' kind) of a kernel compiled outside any notice, from its module, its argument types and
     the modules calling it (``callers``, innermost first): a game's advice kernels (or a kernel the advice calls),
     its batch kernel (a direct ``Game.batch``), its strong bots' entry, else its state machine's (``Round``)."""
     parts = module.split(".")
@@ -321,7 +308,7 @@ def _kind_of(module: str, function: Any, args: tuple, callers: tuple[str, ...] =
         game = parts[1].removesuffix("_strong")
     else:
         return None, ""
-    if game not in GAME_NAMES:
+    if game not in GAMES:
         return None, ""
     code = function.__code__
     typed = dict(zip(code.co_varnames[: code.co_argcount], args, strict=False))

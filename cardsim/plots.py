@@ -6,13 +6,12 @@ built without pyplot: nothing is shown or kept open, whatever the backend (save 
 notebook displays it).
 Results are grouped by the ``bot`` column, not by seat, so rotated lineups and
 bots in several seats pool correctly. What differs between games (the score's
-unit, which columns are the bid and its result) lives in the ``LABELS`` table.
+unit, which columns are the bid and its result) is each game's ``GameInfo.labels`` (``game_labels``).
 """
 
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import matplotlib as mpl
@@ -22,34 +21,18 @@ from matplotlib.figure import Figure
 
 from cardsim.analysis import Z95
 from cardsim.errors import CardsimError
-from cardsim.games import get_game
+from cardsim.games import game_info, get_game
+from cardsim.games.info import GameLabels
 from cardsim.validation import checked
 
 Per = Literal["round", "game"]
 
 
-@dataclass(frozen=True)
-class GameLabels:
-    """How a game's numbers are named on figures, and which columns are a bid and its result."""
+def game_labels(game: str) -> GameLabels:
+    """How ``game``'s numbers are named on figures, and which columns are a bid and its result (its
+    ``GameInfo.labels``)."""
+    return game_info(game).labels
 
-    unit: str  # of the score: "penalty points", "points"
-    round: str  # what one row's round is called: "round", "deal"
-    bid: str
-    result: str
-    bid_label: str
-    result_label: str
-    bid_bin: int = 1  # bin width of the heatmap (in the bid's unit)
-    declarers_only: bool = False  # the bid belongs to the round's declarer, not to every seat
-    hit: Literal["exact", "made"] = "exact"  # a bid is met when result == bid, or when result >= bid
-
-
-LABELS = {
-    "differenzler": GameLabels("penalty points", "round", "prediction", "points", "prediction (card points)",
-                               "points taken (card points)", bid_bin=10),  # fmt: skip
-    "wizard": GameLabels("points", "round", "bid", "tricks", "bid (tricks)", "tricks taken (tricks)"),
-    "callpartner": GameLabels("points", "deal", "bid", "side_points", "bid (card points)",
-                              "points taken by the declaring side (card points)", declarers_only=True, hit="made"),
-}  # fmt: skip
 
 # Columns that, with ``seat``, identify one player's result: several rules, seeds or rotations may be mixed in rows.
 _RUN_KEYS = ("rules", "seed", "rotation")
@@ -88,7 +71,7 @@ def bots_of(rows: pd.DataFrame) -> list[str]:
 
 def score_label(game: str, per: Per) -> str:
     """The axis label of a score, with its unit: "penalty points per round", "points per game"."""
-    labels = LABELS[game]
+    labels = game_labels(game)
     return f"{labels.unit} per {labels.round if per == 'round' else 'game'}"
 
 
@@ -138,7 +121,7 @@ def score_histogram(rows: pd.DataFrame, per: Per = "round") -> Figure:
         ax = axes[i, 0]
         ax.hist(values, bins=edges, color=color(i), alpha=0.8, label=f"{bot} (n={len(values):,})")
         ax.axvline(values.mean(), color="black", linestyle="--", linewidth=1, label=f"mean {values.mean():.1f}")
-        ax.set_ylabel(f"{LABELS[game].round if per == 'round' else 'game'}s")
+        ax.set_ylabel(f"{game_labels(game).round if per == 'round' else 'game'}s")
         ax.legend(loc="upper right", fontsize="small")
     axes[-1, 0].set_xlabel(score_label(game, per))
     fig.suptitle(_title(rows, f"distribution of {score_label(game, per)}"))
@@ -162,7 +145,7 @@ def score_ecdf(rows: pd.DataFrame, per: Per = "round") -> Figure:
         ax.step(x, share, where="post", label=f"{bot} (median {np.median(values):.0f})")
     better = "lower" if get_game(game).lower_is_better else "higher"
     ax.set_xlabel(f"{score_label(game, per)} ({better} is better)")
-    ax.set_ylabel(f"share of {LABELS[game].round if per == 'round' else 'game'}s at or below")
+    ax.set_ylabel(f"share of {game_labels(game).round if per == 'round' else 'game'}s at or below")
     ax.set_ylim(0, 1.02)
     ax.grid(alpha=0.3)
     ax.legend(loc="lower right")
@@ -196,19 +179,20 @@ def score_boxplot(rows: pd.DataFrame, per: Per = "round", kind: Literal["box", "
 
 def bid_rows(rows: pd.DataFrame) -> pd.DataFrame:
     """The rows that carry a bid: every row, or in call-partner the declarer's row of each deal with a contract."""
-    labels = LABELS[game_of(rows)]
-    return rows[rows["seat"] == rows["declarer"]] if labels.declarers_only else rows
+    return rows[rows["seat"] == rows["declarer"]] if game_labels(game_of(rows)).declarers_only else rows
 
 
 @checked
 def bid_result_counts(rows: pd.DataFrame) -> tuple[np.ndarray, dict[str, np.ndarray], dict[str, float]]:
     """Bin edges (the same for bid and result), and per bot with bids the counts [bid bin, result bin] and the
     share of bids met (exactly, or made in call-partner)."""
-    labels = LABELS[game_of(rows)]
+    game = game_of(rows)
+    labels = game_labels(game)
     picked = bid_rows(rows)
     bid, result = picked[labels.bid].to_numpy(np.int64), picked[labels.result].to_numpy(np.int64)
     if len(bid) == 0:
-        raise CardsimError("no rows with a bid to plot (in call-partner: no deal had a declarer)")
+        declarers = f" (in {game_info(game).title}: no deal had a declarer)" if labels.declarers_only else ""
+        raise CardsimError(f"no rows with a bid to plot{declarers}")
     low, high = min(bid.min(), result.min()), max(bid.max(), result.max())
     low -= low % labels.bid_bin
     edges = np.arange(low, high + labels.bid_bin + 1, labels.bid_bin) - (0.5 if labels.bid_bin == 1 else 0)
@@ -224,7 +208,7 @@ def bid_heatmap(rows: pd.DataFrame) -> Figure:
     """One panel per bot: how often each bid (Differenzler: prediction) led to each result, with the diagonal
     where the result equals the bid."""
     game = game_of(rows)
-    labels = LABELS[game]
+    labels = game_labels(game)
     edges, counts, met = bid_result_counts(rows)
     fig = Figure(figsize=(1 + 4.6 * len(counts), 4.8), layout="constrained")
     axes = fig.subplots(1, len(counts), squeeze=False)
@@ -245,7 +229,7 @@ def bid_accuracy_table(rows: pd.DataFrame, by: str = "cards") -> pd.DataFrame:
     """Per bot and value of the column ``by`` (default ``cards``: the round size), the share of bids met
     (exactly, or made in call-partner) with its 95% CI: columns ``bot``, ``by``, ``bids``, ``met_rate``,
     ``ci95``."""
-    labels = LABELS[game_of(rows)]
+    labels = game_labels(game_of(rows))
     picked = bid_rows(rows)
     if by not in picked.columns:
         raise CardsimError(f"no column {by!r} in the rows to group the bids by; the columns are "
@@ -264,7 +248,7 @@ def bid_accuracy(rows: pd.DataFrame, by: str = "cards", reference: dict[str, dic
                  ) -> Figure:  # fmt: skip
     """The share of bids met per bot against the column ``by`` (default the round size), with 95% CI bars;
     ``reference``: published figures to mark, {label: {value of ``by``: share}}."""
-    labels = LABELS[game_of(rows)]
+    labels = game_labels(game_of(rows))
     table = bid_accuracy_table(rows, by)
     fig = Figure(figsize=(7.5, 4.6), layout="constrained")
     ax = fig.subplots()
@@ -318,7 +302,7 @@ def convergence(rows: pd.DataFrame, per: Per = "round", points: int = 400) -> Fi
     """Top: each bot's running mean score with its 95% CI band; bottom: the CI half-width, against the number of
     rounds (or games) simulated, on log axes."""
     game = game_of(rows)
-    name = LABELS[game].round if per == "round" else "game"
+    name = game_labels(game).round if per == "round" else "game"
     fig = Figure(figsize=(8, 7), layout="constrained")
     top, bottom = fig.subplots(2, 1, sharex=True)
     for i, (bot, values) in enumerate(unit_scores(rows, per).items()):
@@ -334,7 +318,7 @@ def convergence(rows: pd.DataFrame, per: Per = "round", points: int = 400) -> Fi
     bottom.set_xscale("log")
     bottom.set_yscale("log")
     bottom.set_xlabel(f"{name}s simulated (log scale)")
-    bottom.set_ylabel(f"95% CI half-width ({LABELS[game].unit})")
+    bottom.set_ylabel(f"95% CI half-width ({game_labels(game).unit})")
     bottom.grid(alpha=0.3, which="both")
     bottom.legend(loc="best", fontsize="small")
     fig.suptitle(_title(rows, f"convergence of the mean {score_label(game, per)}"))

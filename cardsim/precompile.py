@@ -26,16 +26,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from cardsim.compiling import GAME_NAMES, Line, about, estimate, notice
+from cardsim.compiling import Line, about, estimate, notice
 from cardsim.errors import CardsimError
-from cardsim.games import GAMES, Game, get_game
+from cardsim.games import GAMES, Game, game_info, get_game
 from cardsim.lineup import FIRST_STRONG
 from cardsim.validation import checked
 
 
 @dataclass(frozen=True)
 class Job:
-    """A group of kernels: its ``ESTIMATES`` kind, its label, and what calls them (with which lineups)."""
+    """A group of kernels: its kind (of ``GameInfo.estimates``), its label, and what calls them (with which lineups)."""
 
     kind: str
     label: str
@@ -120,7 +120,6 @@ JOBS = (
     Job("round", "Round and Python-bot kernels", _round, replay=True),
     Job("strong replay", "replay kernels, strong bots", _replay, strong=True, replay=True),
 )
-STRONG_ADVICE = ("wizard",)  # the games whose completions can play strong bots (the others refuse them)
 
 
 def games_of(names: Iterable[str] | str | None) -> list[Game]:
@@ -136,9 +135,17 @@ def games_of(names: Iterable[str] | str | None) -> list[Game]:
 
 def groups(game: Game, strong: bool = False, replay: bool = False) -> list[Job]:
     """The groups of kernels warmed for ``game``: the fast lineups' runs and advice, with ``strong`` a strong
-    lineup's, with ``replay`` the replay's, Round's and Python bots' (of a strong lineup too with both)."""
+    lineup's, with ``replay`` the replay's, Round's and Python bots' (of a strong lineup too with both). The advice
+    only where the game has one, with strong bots only where its completions play them (``has_advice``)."""
     return [job for job in JOBS if (strong or not job.strong) and (replay or not job.replay)
-            and (job.kind != "strong advice" or game.name in STRONG_ADVICE)]  # fmt: skip
+            and (job.run is not _advice or has_advice(game.name, job.strong))]  # fmt: skip
+
+
+def has_advice(game: str, strong: bool = False) -> bool:
+    """Whether ``game`` has a bid advice (``GameInfo.advice``), and with ``strong`` one whose completions play strong
+    bots (the others refuse them)."""
+    advice = game_info(game).advice
+    return advice is not None and (advice.strong or not strong)
 
 
 def strong_bot(game: Game) -> str:
@@ -173,7 +180,7 @@ def _terminal() -> bool:
 
 def _text(game: str, job: Job) -> tuple[str, str]:
     """(the group's line, the same with its estimate while it runs)."""
-    text = f"cardsim warmup: {GAME_NAMES.get(game, game)} {job.label}"
+    text = f"cardsim warmup: {game_info(game).title} {job.label}"
     expected = about(estimate(game, job.kind)).removeprefix(", ")
     return text, f"{text} ({expected} when cold)" if expected else text
 

@@ -22,7 +22,7 @@ from typing import Annotated, Any
 import numpy as np
 
 from cardsim.errors import BotFailure, CardsimError
-from cardsim.games import Game, get_game
+from cardsim.games import Game, game_info, get_game
 from cardsim.lineup import builtin_row
 from cardsim.loading import load_round, start_state
 from cardsim.options import RuleSettings
@@ -167,9 +167,10 @@ def new_round(
         return Round(game, rule_set, start_state(game, rule_set, hands, dealer, **shown), 0, 0, 0, None)
     if shown or dealer is not None:
         given = ", ".join(f"{name}=..." for name in [*(["dealer"] if dealer is not None else []), *shown])
+        shown_cards = " and ".join(game_info(game.name).shown)
         raise CardsimError(f"new_round() got {given} without hands=[...]: the dealer and the shown cards "
-                           "(Differenzler trump_card, Wizard turned and trump, call-partner kitty) go with given "
-                           "hands; a dealt round has its own")  # fmt: skip
+                           f"({game_info(game.name).title} {shown_cards}) go with given hands; a dealt round has its "
+                           "own")  # fmt: skip
     seed = check_seed(0 if seed is None else seed)
     round = check_index(0 if round is None else round, "round")
     game.check_units(rule_set, game_no is not None)

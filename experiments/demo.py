@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from cardsim.games import GAMES
 from cardsim.report import markdown_table
 
 HERE = Path(__file__).resolve().parent
-GAMES = ("differenzler", "wizard", "callpartner")
 STUDIES = {  # script, its demo arguments, and what the report says of it
     "tournament": (["--bots", "heuristic,heuristic,random,random"],
                    "Duplicate-deal tournaments: heuristic against random bots, each deal in every seat rotation."),
@@ -33,7 +33,7 @@ STUDIES = {  # script, its demo arguments, and what the report says of it
     "score_distributions": (["--rounds", "20000", "--games", "500"],
                             "Score distributions per bot: histograms, ECDFs, violins, bid vs result, convergence."),
     "ladder": (["--deals", "150"],
-               "Rating lists of each game's bots: random, the heuristic, Wizard's rulebased and the strongest bot."),
+               "Rating lists of each game's bots: random, the heuristic, a published baseline and the strongest bot."),
 }  # fmt: skip
 # Studies that run side by side: most of a cold start is numba compiling (one core per process), and the
 # tournament and the bid tables compile different kernels; the score plots then reuse the tournament's.

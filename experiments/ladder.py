@@ -4,12 +4,12 @@
     python experiments/ladder.py --deals 2000 --out results/ladders
     python experiments/ladder.py --smoke --out /tmp/l   # seconds once compiled: the size the tests run
 
-For each game, ``cardsim.ladder`` rates ``LINEUPS``: the random bot, the heuristic, Wizard's published
-``rulebased``, and the game's strongest honest bot (by the ladders of docs/bots.md: ``ismcts`` in Differenzler and
-Wizard, ``mc`` in call-partner), by duplicate matches of every pair, and writes ``OUT/<game>/`` (ratings, pairs,
-the strong bot's time per decision and ``ladder.png``); ``OUT/report.md`` shows each game's ratings and plot. A
-first run compiles the strong bots' kernels for a few minutes (``make demo`` does it ahead with ``cardsim warmup
---strong``); docs/bots.md has the ladders of every bot.
+For each game, ``cardsim.ladder`` rates its lineup (``GameInfo.studies.ladder``): the random bot, the heuristic,
+Wizard's published ``rulebased``, and the game's strongest honest bot (by the ladders of docs/bots.md: ``ismcts`` in
+Differenzler and Wizard, ``mc`` in call-partner), by duplicate matches of every pair, and writes ``OUT/<game>/``
+(ratings, pairs, the strong bot's time per decision and ``ladder.png``); ``OUT/report.md`` shows each game's ratings
+and plot. A first run compiles the strong bots' kernels for a few minutes (``make demo`` does it ahead with
+``cardsim warmup --strong``); docs/bots.md has the ladders of every bot.
 """
 
 from __future__ import annotations
@@ -22,15 +22,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cardsim.cli import nonnegative_int, positive_int  # noqa: E402
 from cardsim.errors import CardsimError  # noqa: E402
+from cardsim.games import GAMES, game_info  # noqa: E402
 from cardsim.outputs import check_output_folder  # noqa: E402
 from cardsim.rating import ladder  # noqa: E402
 from cardsim.report import markdown_table  # noqa: E402
 
-LINEUPS = {
-    "differenzler": "random,heuristic,ismcts",
-    "wizard": "random,rulebased,heuristic,ismcts",
-    "callpartner": "random,heuristic,mc",
-}
 SMOKE = {"deals": 20}
 COLUMNS = ["bot", "elo", "ci95", "deals", "win_share", "ms_per_decision", "ms_p90"]
 
@@ -50,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
             "microsecond (-).", ""]  # fmt: skip
     try:
         out = check_output_folder(args.out)
-        for game, bots in LINEUPS.items():
+        for game in GAMES:
+            bots = game_info(game).studies.ladder
             result = ladder(game, bots, deals=deals, seed=args.seed, out=out / game, progress=False)
             text += [f"## {game}", "", f"Bots `{bots}`.", "", markdown_table(result.ratings[COLUMNS]), "",
                      f"![{game} ladder]({game}/ladder.png)", ""]  # fmt: skip

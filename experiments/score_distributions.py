@@ -20,10 +20,10 @@ from matplotlib.figure import Figure
 
 from cardsim import plots
 from cardsim.analysis import format_table
-from cardsim.cli import nonnegative_int, positive_int
+from cardsim.cli import nonnegative_int, players_help, positive_int
 from cardsim.engine import simulate
 from cardsim.errors import CardsimError
-from cardsim.games import GAMES, get_game
+from cardsim.games import GAMES, game_info, get_game
 
 SMOKE = {"rounds": 2_000, "games": 40, "dpi": 50}
 
@@ -50,7 +50,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--game", choices=[*GAMES, "all"], default="all", help="the game, or all three (default)")
     parser.add_argument("--bots", default="heuristic,random,random,random",
                         help="one bot per seat, comma-separated (default heuristic,random,random,random)")
-    parser.add_argument("--players", type=int, help="wizard 3-6, callpartner 3-5 players (default 4)")
+    parser.add_argument("--players", type=int, help=f"players: {players_help()}")
     parser.add_argument("--rounds", type=positive_int, default=200_000, help="single rounds per game (default 200000)")
     parser.add_argument("--games", type=positive_int, default=5_000, help="whole games per game (default 5000)")
     parser.add_argument("--seed", type=nonnegative_int, default=0, help="experiment seed (default 0)")
@@ -78,7 +78,7 @@ def run_game(name: str, args: argparse.Namespace, folder: Path) -> list[str]:
         unit: simulate(game, args.bots, seed=args.seed, players=args.players, keep_rows=True, **{unit: count})
         for unit, count in (("rounds", args.rounds), ("games", args.games))
     }
-    labels = plots.LABELS[name]
+    labels = plots.game_labels(name)
     sizes = f"{args.rounds:,} single {labels.round}s and {args.games:,} games, seed {args.seed}"
     per_game = runs["games"].summary
     per_game = per_game[["seat", "bot", *per_game.columns[list(per_game.columns).index("games"):]]]
@@ -94,6 +94,15 @@ def run_game(name: str, args: argparse.Namespace, folder: Path) -> list[str]:
     return lines
 
 
+def _better() -> str:
+    """Which way each game's score is better: ``lower is better for Differenzler's penalty points, higher for the
+    other scores.``"""
+    lower = [f"{game_info(g).title}'s {game_info(g).labels.unit}" for g in GAMES if get_game(g).lower_is_better]
+    if not lower:
+        return "higher scores are better."
+    return f"lower is better for {' and '.join(lower)}, higher for the other scores."
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.smoke:
@@ -105,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
             game.lineup(args.bots, game.make_rules(None, args.players))
         folder = _folder(args.out)
         report = ["# Score distributions", "", f"Bots `{args.bots}`, seed {args.seed}. Figures pool the seats of a "
-                  "bot; lower is better for Differenzler penalties, higher for the other scores.", ""]
+                  f"bot; {_better()}", ""]
         for name in names:
             report += run_game(name, args, folder)
     except CardsimError as exc:

@@ -21,12 +21,9 @@ from pathlib import Path
 
 from cardsim.cli import nonnegative_int, positive_int
 from cardsim.errors import CardsimError
-from cardsim.games import GAMES
+from cardsim.games import GAMES, game_info
 from cardsim.report import describe, markdown_table, write_report
 from cardsim.runner import experiment, run
-
-# Per game: whole games or single deals, how many by default, and how many for --smoke.
-SIZES = {"differenzler": ("rounds", 200_000, 400), "wizard": ("games", 5_000, 8), "callpartner": ("games", 4_000, 8)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,9 +56,9 @@ def study(args: argparse.Namespace) -> Path:
     out = Path(args.out)
     text = ["# Duplicate-deal tournaments", ""]
     for name in games:
-        if name not in SIZES:
+        if name not in GAMES:
             raise CardsimError(f"unknown game '{name}'; games: {', '.join(GAMES)}, or all")
-        mode, default, smoke = SIZES[name]
+        mode, default, smoke = game_info(name).studies.tournament  # whole games or single deals, how many
         size = smoke if args.smoke else (args.games if mode == "games" else args.rounds) or default
         exp = experiment(name, args.bots, seed=args.seed, **{mode: size})
         outcome = run(exp, out / name, resume=args.resume, threads=args.threads, scheduler=args.scheduler,

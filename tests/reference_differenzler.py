@@ -1,6 +1,6 @@
 """Plain-Python reference of the Differenzler card rules, written from RULES.md section A.
 
-Independent of ``cardsim.games.differenzler.rules`` (the numba kernels it checks).
+Independent of ``cardsim.games.differenzler.rules`` (the numba kernels it checks): A3, A4, A8-A11, A13.
 Cards are canonical names (RULES.md E1): a suit letter S H D C, then a rank
 6 7 8 9 T J Q K A, e.g. ``"SA"``, ``"HT"``. ``index``/``name`` convert to and
 from the JASS36 card indices only so tests can compare with the kernels.
@@ -100,3 +100,25 @@ def legal_cards(hand, trick, trump: str) -> set[str]:
         top = max((trump_strength(c) for c in played_trumps), default=-1)
         return my_led | {c for c in my_trumps if trump_strength(c) > top}
     return hand  # d) void in the led suit: any card, undertrumping included
+
+
+def penalty(prediction: int, points: int, tricks_won: int, exact_bonus: int, zero_bonus: str = "never") -> int:
+    """A10, A13: |prediction - points|; an exact prediction scores -exact_bonus instead, an exact 0 only as
+    ``zero_bonus`` says: "never", "zero_trick" (the seat won a trick, so one worth 0 points) or "always"."""
+    if prediction != points:
+        return abs(prediction - points)
+    if prediction > 0 or zero_bonus == "always" or (zero_bonus == "zero_trick" and tricks_won > 0):
+        return -exact_bonus
+    return 0
+
+
+def rounds_of_game(penalties, game_rounds: int = 4, max_tiebreak_rounds: int = 10) -> int:
+    """A11, A13: how many rounds a game lasts whose rounds score ``penalties`` (a list per round of 4 penalties,
+    at least as many rounds as it lasts): ``game_rounds`` rounds, then more while the lowest total is shared, at
+    most ``max_tiebreak_rounds`` more."""
+    totals = [0, 0, 0, 0]
+    for played, scores in enumerate(penalties, 1):
+        totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        if played >= game_rounds and (totals.count(min(totals)) == 1 or played == game_rounds + max_tiebreak_rounds):
+            return played
+    raise ValueError("the game did not end within the rounds given")

@@ -11,7 +11,7 @@ import pytest
 from cardsim import audit
 from cardsim.games.callpartner import state as callpartner
 from cardsim.games.differenzler import state as differenzler
-from cardsim.games.wizard import state as wizard
+from cardsim.games.exact_tricks import state as wizard
 
 CHECKS = ("the deal", "the hands", "the points")
 

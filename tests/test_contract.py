@@ -22,18 +22,13 @@ from conftest import HONEST_STRONG_BOTS, STRONG_BOTS, check_scores, redeal_hidde
 import cardsim
 from cardsim import CardsimError, new_game, new_round
 from cardsim.decisions import DECISIONS
-from cardsim.games import GAMES, get_game
+from cardsim.games import GAMES, game_info, get_game
 from cardsim.lineup import FIRST_STRONG
 
 EXAMPLES = str(Path(__file__).resolve().parent.parent / "bots" / "examples.py")
 
-VARIANTS = {
-    "differenzler": [None, ["predictions=open", "exact_bonus=10"]],
-    "wizard": [None, ["players=3", "bidding=secret"], ["players=6", "bidding=hidden"],
-               ["players=5", "cards=4", "plus_minus_one=true"]],
-    "callpartner": [None, ["players=3", "all_pass=dealer_forced"], ["players=5", "discards_count=false"]],
-}  # fmt: skip
-SCORES = {"differenzler": "penalties", "wizard": "scores", "callpartner": "scores"}  # the record's score lists
+# Each game's default rules, then its variants (its ``GameInfo.cases``).
+VARIANTS = {game: [None, *map(list, game_info(game).cases.variants)] for game in GAMES}
 CASES = [(game, rules) for game in GAMES for rules in VARIANTS[game]]
 IDS = [f"{g}-{','.join(r or ['default'])}" for g, r in CASES]
 
@@ -56,7 +51,7 @@ def test_random_play_through_round_ends_with_the_scores_of_the_rules(game, rules
         assert r.done and r.to_move is None and r.decision is None and r.legal() == []
         record = r.record()
         check_scores(record)
-        assert r.scores == record[SCORES[game]]
+        assert r.scores == record[game_info(game).cases.record_scores]
         assert len(r.scores) == get_game(game).seats(get_game(game).make_rules(rules))
 
 
@@ -157,7 +152,7 @@ def test_checked_runs_of_every_bot_and_variant_keep_the_invariants_and_the_numbe
             checked = g.run(rule_set, lineup, 13, 40, count, games, check=True, engine=engine)
             for name, values in {**plain.per_round, **plain.per_seat}.items():
                 np.testing.assert_array_equal(values, {**checked.per_round, **checked.per_seat}[name], err_msg=name)
-            decisions = checked.played.sum() * (40 if game == "differenzler" else seats)
+            decisions = checked.played.sum() * (game_info(game).cases.steps_per_round or seats)
             assert (checked.checked >= decisions) if engine == "auto" else checked.checked == 0, (bots, games)
 
 
@@ -180,7 +175,7 @@ def test_check_refuses_a_round_that_breaks_an_invariant_or_an_observation_that_s
         return obs
 
     monkeypatch.setattr(g, "observation", leaking)
-    bot = f"{EXAMPLES}:" + {"differenzler": "Lucky", "wizard": "WizardCounter", "callpartner": "Steady"}[game]
+    bot = f"{EXAMPLES}:{game_info(game).example_bot}"
     lineup = bot + ",random" * (g.seats() - 1)
     cardsim.simulate(game, lineup, rounds=2, seed=1, progress=False)  # unchecked: the leak goes unseen
     with pytest.raises(CardsimError, match=r"examples.py.*observation: shows cards the seat may not see"):
@@ -199,10 +194,10 @@ def test_one_and_two_threads_agree(game):
 def test_a_replayed_round_equals_its_simulated_row(game):
     bots = ["heuristic"] + ["random"] * (get_game(game).seats() - 1)
     rows = cardsim.simulate(game, bots, rounds=30, seed=6, threads=1, keep_rows=True, progress=False).rows
-    score = get_game(game).score
+    score, listed = get_game(game).score, game_info(game).cases.record_scores
     for k in (0, 17, 29):
         record = cardsim.replay(game, seed=6, round=k, bots=bots)
-        assert record[SCORES[game]] == rows[rows["round"] == k].sort_values("seat")[score].tolist()
+        assert record[listed] == rows[rows["round"] == k].sort_values("seat")[score].tolist()
         check_scores(record)
 
 
@@ -304,7 +299,7 @@ def test_a_seat_sees_the_same_when_the_cards_it_cannot_see_are_dealt_anew(game, 
             seat = r.to_move
             observer = [seat, (seat + 1) % len(played)]
             for watcher in observer:
-                sees_kitty = game == "callpartner" and getattr(r.observation(watcher), "kitty", None) is not None
+                sees_kitty = getattr(r.observation(watcher), "kitty", None) is not None
                 mine = _public(r.observation(watcher))
                 decisions = [r.bot_action(bot) for bot in honest] if watcher == seat else None
                 for _ in range(30):

@@ -1,7 +1,7 @@
-"""Differenzler rules A1-A12 (RULES.md section A), checked against a plain-Python reference and jass-kit.
+"""Differenzler rules A1-A13 (RULES.md section A), checked against a plain-Python reference and jass-kit.
 
 Cards are written in RULES.md E1 notation (``SA``, ``HT``); trump suits as letters S H D C.
-``reference_differenzler`` is an independent re-statement of A3, A4, A8 and A9.
+``reference_differenzler`` is an independent re-statement of A3, A4, A8-A11 and A13.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 from jass.game.const import card_ids as jass_card_ids
 from jass.game.rule_schieber import RuleSchieber
 
+from cardsim import new_game, new_round
 from cardsim.cards import JASS36
+from cardsim.cli import main
 from cardsim.errors import CardsimError
 from cardsim.games.differenzler import rules, state
 from cardsim.games.differenzler.game import GAME
@@ -106,7 +108,8 @@ class FixedPrediction:
 
 
 def check_replay(record: dict) -> None:
-    """Re-derive a replayed round with the reference: legality (A8), winners (A9), points (A4, A10, A12)."""
+    """Re-derive a replayed round with the reference: legality (A8), winners (A9), points and penalties (A4, A10,
+    A12, A13)."""
     trump = record["trump"]
     hands = [set(h) for h in record["hands"]]
     assert sorted(c for h in hands for c in h) == sorted(ref.DECK)  # A5: the whole deck is dealt
@@ -133,11 +136,10 @@ def check_replay(record: dict) -> None:
     assert sorted(played) == sorted(ref.DECK)  # every card played exactly once
     assert record["points"] == points
     assert sum(points) == 157
-    bonus = int(record["rules"]["exact_bonus"])
-    expected = [
-        -bonus if p == q and p > 0 else abs(p - q) for p, q in zip(record["predictions"], points, strict=True)
-    ]
-    assert record["penalties"] == expected
+    won = [sum(trick["winner"] == seat for trick in record["tricks"]) for seat in range(4)]
+    bonus, zero_bonus = int(record["rules"]["exact_bonus"]), record["rules"]["zero_bonus"]
+    expected = zip(record["predictions"], points, won, strict=True)
+    assert record["penalties"] == [ref.penalty(p, q, w, bonus, zero_bonus) for p, q, w in expected]
 
 
 def per_game(rows: dict, max_rounds: int) -> dict:
@@ -631,14 +633,13 @@ def test_A9_A4_kernel_matches_reference_and_jass_kit_on_random_tricks():
 
 def test_A10_penalty_kernel():
     """A10: penalty = |prediction - points|; exact_bonus is taken off an exact prediction, but not for 0."""
-    assert rules.penalty(50, 47, 0) == 3 and rules.penalty(47, 50, 0) == 3
-    assert rules.penalty(50, 50, 0) == 0
-    assert rules.penalty(50, 50, 10) == -10
-    assert rules.penalty(157, 157, 10) == -10
-    assert rules.penalty(0, 0, 10) == 0  # no bonus for an exact 0
-    assert rules.penalty(0, 5, 10) == 5
-    assert rules.penalty(0, 157, 0) == 157
-    assert DEFAULT.exact_bonus == 0
+    cases = [(50, 47, 0, 3), (47, 50, 0, 3), (50, 50, 0, 0), (50, 50, 10, -10), (157, 157, 10, -10),
+             (0, 0, 10, 0), (0, 5, 10, 5), (0, 157, 0, 157)]  # (prediction, points, exact_bonus, penalty); no bonus
+    # for an exact 0 under the default zero_bonus, whether or not the seat won a trick (A13)
+    for took in (False, True):
+        for prediction, points, bonus, expected in cases:
+            assert rules.penalty(prediction, points, took, bonus, rules.NEVER) == expected
+    assert DEFAULT.exact_bonus == 0 and rules.ZERO_BONUS[rules.NEVER] == DEFAULT.zero_bonus
 
 
 @pytest.mark.parametrize("bonus", [0, 10])
@@ -658,7 +659,7 @@ def test_A10_penalty_in_played_rounds(bonus):
 
 def test_A11_game_over_kernel():
     """A11: 4 rounds, then tie-break rounds while the lowest total is tied, at most max_tiebreak_rounds of them."""
-    go = lambda totals, played, cap=10: bool(rules.game_over(np.array(totals, np.int64), played, cap))
+    go = lambda totals, played, cap=10: bool(rules.game_over(np.array(totals, np.int64), played, 4, cap))
     assert not go([5, 3, 4, 9], 3)  # fewer than 4 rounds
     assert go([5, 3, 4, 9], 4)  # unique lowest total after 4 rounds
     assert not go([5, 3, 3, 9], 4)  # tie for the lowest: play on
@@ -717,6 +718,166 @@ def test_A12_stoeck_and_weis_score_nothing():
         check_replay(record)  # points = card values of tricks won, +5 for the last
         stoeck += any({record["trump"] + "K", record["trump"] + "Q"} <= set(h) for h in record["hands"])
     assert stoeck > 0
+
+
+# --- A13 -----------------------------------------------------------------------
+
+
+def test_A13_defaults_are_the_rules_above():
+    """A13: by default a game has 4 rounds before the tie-break (A11) and an exact 0 earns no bonus (A10)."""
+    assert (DEFAULT.game_rounds, DEFAULT.zero_bonus) == (4, "never")
+    assert GAME.max_rounds(DEFAULT) == 4 + 10
+
+
+@pytest.mark.parametrize("bad", [0, 2, 6, 13, 44, -4, 12.5, True, "x"])
+def test_A13_game_rounds_is_a_multiple_of_4_from_4_to_40(bad):
+    """A13 (and D1): game_rounds takes 4, 8, ..., 40; anything else is refused naming what is allowed, through
+    make_rules, the rules dataclass itself and the CLI (exit 2)."""
+    assert [GAME.make_rules({"game_rounds": n}).game_rounds for n in range(4, 41, 4)] == list(range(4, 41, 4))
+    assert GAME.make_rules(["game_rounds=12"]).game_rounds == 12
+    message = "use one of 4, 8, 12, 16, 20, 24, 28, 32, 36, 40"
+    with pytest.raises(CardsimError, match=rf"differenzler rule game_rounds=.*{bad}.* is not allowed: {message}$"):
+        GAME.make_rules({"game_rounds": bad})
+    with pytest.raises(CardsimError, match=rf"game_rounds={bad!r} is not allowed: {message}$"):
+        GAME.rules_class(game_rounds=bad)
+
+
+@pytest.mark.parametrize("rule, bad", [("game_rounds", "6"), ("zero_bonus", "sometimes")])
+def test_A13_bad_values_refused_on_the_command_line(rule, bad, capsys):
+    """A13 (and D1): the CLI refuses a bad value with one line naming what is allowed, exit code 2."""
+    assert main(["simulate", "differenzler", "--rule", f"{rule}={bad}", "--rounds", "10"]) == 2
+    err = capsys.readouterr().err
+    assert f"differenzler rule {rule}='{bad}' is not allowed: use one of " in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("bad", ["sometimes", "", 0, True, None])
+def test_A13_zero_bonus_is_never_zero_trick_or_always(bad):
+    """A13 (and D1): zero_bonus takes never, zero_trick or always."""
+    assert [GAME.make_rules({"zero_bonus": v}).zero_bonus for v in ("never", "zero_trick", "ALWAYS")] == [
+        "never", "zero_trick", "always"]  # fmt: skip
+    with pytest.raises(CardsimError, match="zero_bonus=.* is not allowed: use one of never, zero_trick, always$"):
+        GAME.make_rules({"zero_bonus": bad})
+    with pytest.raises(CardsimError, match="zero_bonus=.* is not allowed: use one of never, zero_trick, always$"):
+        GAME.rules_class(zero_bonus=bad)
+
+
+def test_A13_game_over_kernel_with_game_rounds():
+    """A11, A13: game_rounds rounds, then tie-break rounds while the lowest total is tied, at most
+    max_tiebreak_rounds of them."""
+    go = lambda totals, played, rounds, cap=10: bool(rules.game_over(np.array(totals, np.int64), played, rounds, cap))
+    assert not go([5, 3, 4, 9], 4, 12) and not go([5, 3, 4, 9], 11, 12)  # a unique lowest total before 12 rounds
+    assert go([5, 3, 4, 9], 12, 12) and go([5, 3, 4, 9], 4, 4)
+    assert not go([5, 3, 3, 9], 12, 12) and not go([3, 3, 3, 3], 21, 12) and go([3, 3, 3, 3], 22, 12)
+    assert go([3, 3, 7, 8], 40, 40, 0) and not go([3, 3, 7, 8], 40, 40, 1) and go([3, 3, 7, 8], 41, 40, 1)
+
+
+def test_A13_games_of_12_rounds_then_tiebreaks():
+    """A13 game_rounds=12 (A6, A11): every game plays at least 12 rounds, First Hand passing on each round; it
+    ends after 12 rounds with a unique lowest total, else plays on while the lowest total is tied (at most 10
+    more); the totals are the penalties' sums and the lowest total wins (a tie shares the win)."""
+    r = GAME.make_rules({"game_rounds": 12})
+    assert GAME.max_rounds(r) == 22
+    g = per_game(GAME.run(r, GAME.lineup("heuristic,random,heuristic_v1,heuristic"), 5, 0, 3000, games=True).rows(),
+                 22)  # fmt: skip
+    rounds, first = g["rounds"], g["first_hand"]
+    assert rounds.min() == 12 and rounds.max() > 12 and rounds.max() <= 22
+    rotated = (first[:, :1] + np.arange(22)) % 4
+    assert (np.where(first >= 0, first, rotated) == rotated).all()
+    assert sorted(set(first[:, 0])) == [0, 1, 2, 3]
+    assert [ref.rounds_of_game(p.tolist(), 12) for p in g["penalty"]] == rounds.tolist()
+    totals = g["penalty"].cumsum(axis=1)
+    assert (~lowest_tied(totals[:, 3])).sum() > 0  # many games had a unique lowest total after 4 rounds, and went on
+    final = totals[np.arange(rounds.size), rounds - 1]
+    assert (g["game_total"] == final).all()
+    best = final == final.min(axis=1, keepdims=True)
+    assert np.allclose(g["game_win"], best / best.sum(axis=1, keepdims=True))
+
+
+@pytest.mark.parametrize("engine", ["auto", "python"])
+def test_A13_a_match_of_12_rounds_is_the_simulated_game(engine):
+    """A13 game_rounds=12: ``new_game``'s Match plays the rounds ``simulate`` plays (compiled and Python
+    drivers), to the same totals and winners."""
+    options = {"game_rounds": 12, "zero_bonus": "always", "exact_bonus": 10}
+    r = GAME.make_rules(options)
+    rows = GAME.run(r, GAME.lineup("heuristic"), 9, 1, 1, games=True, engine=engine).rows()
+    match = new_game("differenzler", seed=9, game_no=1, rules=options)
+    while not match.done:
+        while not match.round.done:
+            match.round.play(match.round.bot_action("heuristic"))
+        match.next_round()
+    assert len(match.rounds) == rows["round"].max() + 1 >= 12
+    assert [m.sub for m in match.rounds] == list(range(len(match.rounds)))
+    assert match.totals == rows["game_total"][:4].tolist() == rows["penalty"].reshape(-1, 4).sum(axis=0).tolist()
+    assert match.winners == [s for s, t in enumerate(match.totals) if t == min(match.totals)]
+    with pytest.raises(CardsimError, match="at most 22 rounds: 0 to 21"):
+        new_round("differenzler", seed=9, round=22, game_no=1, rules=options)
+
+
+def test_A13_zero_bonus_kernel():
+    """A13: an exact prediction above 0 always earns exact_bonus; an exact 0 as zero_bonus says."""
+    never, zero_trick, always = (rules.ZERO_BONUS.index(v) for v in ("never", "zero_trick", "always"))
+    for took in (False, True):
+        assert rules.penalty(0, 0, took, 10, never) == 0
+        assert rules.penalty(0, 0, took, 10, zero_trick) == (-10 if took else 0)
+        assert rules.penalty(0, 0, took, 10, always) == -10
+        for zero_bonus in (never, zero_trick, always):
+            assert rules.penalty(50, 50, took, 10, zero_bonus) == -10
+            assert rules.penalty(0, 5, took, 10, zero_bonus) == 5 and rules.penalty(5, 0, took, 10, zero_bonus) == 5
+            assert rules.penalty(0, 0, took, 0, zero_bonus) == 0
+
+
+# A round written by hand (trump hearts, the dealer seat 3 shows H7, First Hand seat 0): seat 1 wins the first
+# trick, four low plain cards worth 0, and no other; seat 2 wins none; seat 3 wins the other eight, all 157.
+ZERO_HANDS = [
+    "S6 SQ SK SA DK DA CK CA H6",  # seat 0, First Hand
+    "S9 D6 D7 D8 D9 C6 C7 C8 C9",  # seat 1
+    "S7 ST SJ DT DJ DQ CT CJ CQ",  # seat 2
+    "S8 H7 H8 H9 HT HJ HQ HK HA",  # seat 3, the dealer
+]
+ZERO_TRICKS = ["S6 S9 S7 S8", "D6 DT H7 DK", "H8 H6 D7 DJ", "H9 SQ D8 DQ", "HT SK D9 CT", "HJ SA C6 CJ",
+               "HQ DA C7 CQ", "HK CK C8 ST", "HA CA C9 SJ"]  # fmt: skip
+ZERO_PREDICTIONS = [5, 0, 0, 157]
+
+
+@pytest.mark.parametrize("zero_bonus, penalties", [("never", [5, 0, 0, -10]), ("zero_trick", [5, -10, 0, -10]),
+                                                   ("always", [5, -10, -10, -10])])  # fmt: skip
+def test_A13_zero_bonus_on_a_hand_built_round(zero_bonus, penalties):
+    """A13 zero_bonus: seats 1 and 2 predict 0 and take 0 points; seat 1 won a trick worth 0 (the first, four
+    low plain cards), seat 2 none. Exact 0s earn the bonus never, for seat 1 only (zero_trick), or both (always);
+    seat 3's exact 157 earns it in every case, seat 0's miss never."""
+    r = new_round("differenzler", hands=ZERO_HANDS, dealer=3, trump_card="H7",
+                  rules={"zero_bonus": zero_bonus, "exact_bonus": 10})  # fmt: skip
+    for prediction in ZERO_PREDICTIONS:
+        r.play(prediction)
+    for trick in ZERO_TRICKS:
+        for card in trick.split():
+            r.play(card)
+    record = r.record()
+    assert [t["winner"] for t in record["tricks"]] == [1] + [3] * 8 and record["tricks"][0]["points"] == 0
+    assert record["points"] == [0, 0, 0, 157]
+    assert r.scores == record["penalties"] == penalties
+    check_replay(record)  # the reference gives the same penalties
+
+
+@pytest.mark.parametrize("zero_bonus", ["zero_trick", "always"])
+def test_A13_zero_bonus_in_played_rounds(zero_bonus):
+    """A13: in random rounds every penalty is the reference's (an exact 0 earns the bonus as zero_bonus says), the
+    compiled and Python drivers agree, and both kinds of exact 0 occur."""
+    r = GAME.make_rules({"zero_bonus": zero_bonus, "exact_bonus": 10})
+    rows = GAME.run(r, GAME.lineup("random"), 13, 0, 20000, games=False).rows()
+    pred, pts, pen = (rows[k].astype(np.int64) for k in ("prediction", "points", "penalty"))
+    exact, zero = pred == pts, (pred == 0) & (pts == 0)
+    assert (pen[~zero] == np.where(exact, -10, np.abs(pred - pts))[~zero]).all()
+    if zero_bonus == "always":
+        assert zero.sum() > 0 and (pen[zero] == -10).all()
+    else:
+        assert (pen[zero] == 0).sum() > 0 and (pen[zero] == -10).sum() > 0  # an exact 0 with and without a trick
+        assert set(pen[zero]) == {0, -10}
+    units = np.flatnonzero(zero.reshape(-1, 4).any(axis=1))[:20]
+    for unit in units:
+        check_replay(GAME.replay(r, GAME.lineup("random"), 13, int(unit), None))
+    python = GAME.run(r, GAME.lineup("random"), 13, int(units[0]), 40, games=False, engine="python").rows()
+    assert np.array_equal(python["penalty"], rows["penalty"][4 * units[0] : 4 * (units[0] + 40)])
 
 
 # --- golden deals ----------------------------------------------------------------
@@ -780,8 +941,14 @@ def test_golden_hand_written_round():
     assert points == GOLDEN_POINTS == [66, 46, 45, 0]
     assert sum(points) == 157
     predictions = [60, 46, 50, 0]
-    assert [int(rules.penalty(p, q, 10)) for p, q in zip(predictions, points, strict=True)] == [6, -10, 5, 0]
-    assert [int(rules.penalty(p, q, 0)) for p, q in zip(predictions, points, strict=True)] == [6, 0, 5, 0]
+    won = [sum(w == seat for _, _, w, _ in GOLDEN_TRICKS) for seat in range(4)]
+    assert won == [4, 2, 3, 0]
+    scored = zip(predictions, points, won, strict=True)
+    assert [int(rules.penalty(p, q, w > 0, 10, rules.NEVER)) for p, q, w in scored] == [6, -10, 5, 0]
+    scored = zip(predictions, points, won, strict=True)
+    assert [int(rules.penalty(p, q, w > 0, 0, rules.NEVER)) for p, q, w in scored] == [6, 0, 5, 0]
+    scored = zip(predictions, points, won, strict=True)
+    assert [ref.penalty(p, q, w, 10, "always") for p, q, w in scored] == [6, -10, 5, -10]  # seat 3: an exact 0
 
 
 # --- properties of played rounds -------------------------------------------------
@@ -804,11 +971,13 @@ class PyRandomBot:
     rnd=st.integers(0, 10**6),
     bots=st.lists(st.sampled_from(["random", "heuristic", "py"]), min_size=4, max_size=4),
     settings_=st.fixed_dictionaries(
-        {"predictions": st.sampled_from(["secret", "open"]), "exact_bonus": st.sampled_from([0, 10])}
+        {"predictions": st.sampled_from(["secret", "open"]), "exact_bonus": st.sampled_from([0, 10]),
+         "zero_bonus": st.sampled_from(["never", "zero_trick", "always"])}
     ),
 )
 def test_property_played_round_follows_the_rules(seed, rnd, bots, settings_):
-    """A4-A10: each card played once, from the player's hand, legal under the reference; legal set never empty; 157."""
+    """A4-A10, A13: each card played once, from the player's hand, legal under the reference; legal set never empty;
+    157; the penalties of the rules."""
     lu = lineup(*(PyRandomBot() if b == "py" else b for b in bots))
     check_replay(GAME.replay(GAME.make_rules(settings_), lu, seed, rnd, None))
 

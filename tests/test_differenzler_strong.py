@@ -20,7 +20,7 @@ from cardsim.numba_bots import sampler
 from cardsim.rng import seed_streams
 
 PLAYERS, TRICKS = 4, 9
-P = sm.Params(0, 0, 10)
+P = sm.params(GAME.make_rules())
 NO_TRUTH = np.empty(0, np.uint64)  # an honest bot: no true hands
 
 
@@ -94,18 +94,19 @@ def test_infoset_holds_the_true_deal_and_every_sample_replays_the_history():
 
 
 def test_sweep_predictions_equals_one_play_per_prediction():
-    """The sweep's shortcut is exact: out[p] is the points of a separate play with prediction p, for all 158."""
+    """The sweep's shortcut is exact: out[p] is the points of a separate play with prediction p, for all 158, and
+    took[p] whether the seat won a trick in it (A13 zero_trick)."""
     bots = table(HEURISTIC, RANDOM, HEURISTIC, HEURISTIC)
-    out = np.empty(158, np.int64)
+    out, took = np.empty(158, np.int64), np.empty(158, np.int64)
     for unit in range(4):
         s = predicted(GAME.deal(GAME.make_rules(), 3, unit, 0, -1, False), [0, 30, 50, 70])
         start = sm.copy_state(s)
-        sweep_predictions(s, bots, 0, out)
+        sweep_predictions(s, bots, 0, out, took)
         for p in range(158):
             s = sm.copy_state(start)
             s.predictions[0] = p
             run(s, P, bots)
-            assert out[p] == s.points[0], p
+            assert out[p] == s.points[0] and took[p] == (s.history[:, 1] == 0).any(), p
 
 
 def prediction_view(hand, seat, trump_card):
@@ -132,13 +133,53 @@ def test_mc_prediction_matches_the_advice_optimum():
         mask = np.uint64(advise.JASS36.mask(hand))
         view = prediction_view(mask, seat, trump_card)
         p, means = strong.mc_prediction(seat, view, P, strong.Means(rng, 1 + seat, NO_TRUTH, False, sampler()), 800)
-        options, _ = advise._evaluate(0, 0, int(mask), seat, trump_card, table(*[HEURISTIC] * 4), 0, 800)
+        options, _ = advise._evaluate(0, 0, int(mask), seat, trump_card, table(*[HEURISTIC] * 4), P, 800)
         expected = options["mean"].to_numpy()
         assert expected[p] <= expected.min() + 1.5  # the same optimum, up to sampling noise
         assert abs(means[p] - expected[p]) < 2.0
     view = prediction_view(np.uint64(advise.JASS36.mask(cases[0][0])), 1, trump_card)
     low, _ = strong.mc_prediction(1, view, P, strong.Means(rng, 2, NO_TRUTH, False, sampler()), 300)
     assert low <= 12
+
+
+ZERO_BONUS = ("never", "zero_trick", "always")
+WEAK = "S9 S8 H9 H8 D9 D8 C6 C7 C8"  # with clubs trump the heuristic takes no points with it in about 60% of deals
+
+
+def test_A13_mc_prediction_scores_an_exact_0_as_zero_bonus_says():
+    """A13: the Monte Carlo bidder rates its predictions by the rules' penalty: on the same deals (the same
+    stream), zero_bonus changes only the mean penalty of predicting 0, by the bonus times the share of deals with
+    0 points (never >= zero_trick >= always); a weak hand that often takes no points then predicts 0 with a large
+    bonus, and more without it."""
+    trump_card = 9 * 3 + 4  # C10 shown: clubs are trump
+    view = prediction_view(np.uint64(advise.JASS36.mask(WEAK)), 1, trump_card)
+    means, bids = {}, {}
+    for zero_bonus in ZERO_BONUS:
+        p = sm.params(GAME.make_rules({"zero_bonus": zero_bonus, "exact_bonus": 100}))
+        rng = np.empty((PLAYERS + 1, 4), np.uint64)
+        seed_streams(rng, np.uint64(11), 0, 0)
+        me = strong.Means(rng, 2, NO_TRUTH, False, sampler())
+        bids[zero_bonus], means[zero_bonus] = strong.mc_prediction(1, view, p, me, 300)
+    assert np.array_equal(means["never"][1:], means["always"][1:])
+    assert np.array_equal(means["never"][1:], means["zero_trick"][1:])
+    assert means["never"][0] >= means["zero_trick"][0] >= means["always"][0] and means["never"][0] > means["always"][0]
+    assert bids["always"] == 0 and bids["never"] > 0
+
+
+def test_A13_advice_scores_an_exact_0_as_zero_bonus_says():
+    """A13: bid advice rates predicting 0 by the rules' penalty: the points taken, less the bonus for each exact 0
+    that zero_bonus rewards; the other predictions are rated alike under every zero_bonus."""
+    options = {}
+    for zero_bonus in ZERO_BONUS:
+        advice = advise.advise(WEAK, seat=1, trump="CT", samples=300, seed=3,
+                               rules={"zero_bonus": zero_bonus, "exact_bonus": 50})  # fmt: skip
+        options[zero_bonus] = advice.options
+    never, zero_trick, always = (options[z] for z in ZERO_BONUS)
+    assert 0 < always["exact_rate"][0] < 1 and never["exact_rate"].equals(always["exact_rate"])
+    assert np.isclose(never["mean"][0], never["mean_points"][0])
+    assert np.isclose(always["mean"][0], always["mean_points"][0] - 50 * always["exact_rate"][0])
+    assert never["mean"][0] >= zero_trick["mean"][0] >= always["mean"][0]
+    assert never["mean"][1:].equals(always["mean"][1:]) and never["mean"][1:].equals(zero_trick["mean"][1:])
 
 
 def heuristic_round(rules, seed, unit):

@@ -93,6 +93,8 @@ CASES = {
     ("differenzler", "heuristic,random,heuristic_v1,heuristic", "predictions=open", ("games", 20)): "9266911fb0d129a2",
     ("differenzler", "{mc_v1},heuristic,{ismcts_v1},random", None, ("games", 2)): "470ada9b352cbca9",
     ("differenzler", "{mc},heuristic,{ismcts},random", None, ("rounds", 16)): "112a03f7ccee38a6",
+    ("differenzler", "heuristic,random,heuristic_v1,heuristic", "game_rounds=12,zero_bonus=always,exact_bonus=10", ("games", 10)): "ede4d851e93351b3",
+    ("differenzler", "{mc},heuristic,{ismcts},random", "zero_bonus=zero_trick,exact_bonus=10", ("rounds", 16)): "de9aee7be0f139ca",
     ("wizard", "random", None, ("games", 10)): "b3abf7cb90b72143",
     ("wizard", "heuristic_v1,random,heuristic_v1", "players=3,bidding=secret", ("rounds", 400)): "e05546c3b4d1719f",
     ("wizard", "heuristic_v1", "players=6,plus_minus_one=true,schedule=five_rounds", ("games", 10)): "19650035d503cc9a",

@@ -42,6 +42,7 @@ from pathlib import Path
 import pytest
 
 from cardsim.cli import main
+from cardsim.games import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -55,7 +56,6 @@ NOT_RUN = {
     ".venv/bin/dask scheduler",  # stood in for by an in-process LocalCluster
     ".venv/bin/dask worker tcp://A:8786 --nworkers 1 --nthreads 1",
 }
-GAMES = ("differenzler", "wizard", "callpartner")
 BLOCK = re.compile(r"^```(\w*)\n(.*?)^```$", re.S | re.M)
 
 

@@ -71,7 +71,8 @@ def test_parquet_has_the_documented_columns(tmp_path):
         "prediction", "points", "penalty",
     ]  # fmt: skip
     assert len(rows) == 2000 and set(rows["game"]) == {"differenzler"} and set(rows["seed"]) == {7}
-    assert set(rows["rules"]) == {"predictions=secret,exact_bonus=10,max_tiebreak_rounds=10"}
+    assert set(rows["rules"]) == {"predictions=secret,exact_bonus=10,zero_bonus=never,game_rounds=4,"
+                                  "max_tiebreak_rounds=10"}  # fmt: skip
     assert rows.groupby("round")["points"].sum().eq(157).all()
     assert list(rows["bot"][:4]) == LINEUP.split(",")
     assert (rows["trump_card"].astype(str).str[0] == rows["trump"].astype(str)).all()

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from cardsim.games import GAMES
+from cardsim.games import GAMES, get_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# What every driver, bot and tool may call in any game's cardsim/games/<game>/state.py (docs/DESIGN.md).
+# What every driver, bot and tool may call in any game's state machine (docs/DESIGN.md): its
+# cardsim/games/<game>/state.py, or its family's (Wizard: cardsim/games/exact_tricks/state.py).
 STATE_API = ("params", "new_state", "deal", "start", "to_move", "decision", "legal_cards", "legal_actions", "apply",
              "check", "scores", "copy_state", "observe", "bot_stream", "audit_deal", "audit_card")  # fmt: skip
 MAX_ARGUMENTS = 9  # "about 8": a compiled function that takes more bundles them (NamedTuples, the State, Params)
@@ -47,9 +48,11 @@ def compiled_functions(root: Path = ROOT) -> dict[str, tuple[int, bool]]:
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_state_module_has_the_same_names(game):
-    tree = ast.parse((ROOT / "cardsim" / "games" / game / "state.py").read_text())
+    path = Path(get_game(game).state_module.__file__)  # the front's state machine, where it lies
+    assert path.name == "state.py" and path.parent.parent == ROOT / "cardsim" / "games"
+    tree = ast.parse(path.read_text())
     defined = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
-    assert not set(STATE_API) - defined, f"{game}/state.py lacks {sorted(set(STATE_API) - defined)}"
+    assert not set(STATE_API) - defined, f"{path.relative_to(ROOT)} lacks {sorted(set(STATE_API) - defined)}"
     assert {"State", "Params"} <= defined
 
 
@@ -71,3 +74,41 @@ def test_the_scan_counts_arguments(tmp_path):
     source = "from numba import njit\n\n@njit(cache=True)\ndef wide(a, b, c, d, e, f, g, h, i, j):\n    return a\n"
     (tmp_path / "bots" / "x.py").write_text(source)
     assert compiled_functions(tmp_path) == {"bots/x.py:wide": (10, False)}
+
+
+def test_a_game_class_that_lacks_part_of_the_contract_fails_when_it_is_defined():
+    """``Game.__init_subclass__``: a game class missing a required attribute or method fails at its definition,
+    naming each one and what it is for; a subclass of a complete game, or one marked abstract, is defined."""
+    from cardsim.front import Game, Required
+
+    with pytest.raises(TypeError) as error:
+
+        class Half(Game):
+            name = "half"
+            deck = Required("still unset")
+
+            def deal(self, rules, seed, unit, sub, dealer, in_game):  # noqa: ANN001, ANN201
+                return None
+
+    message = str(error.value)
+    assert message.startswith("the game class test_game_shape.") and "<locals>.Half lacks" in message
+    lacking = [line.split(":")[0].strip() for line in message.splitlines()[1:]]
+    assert lacking == [name for name in Game.requirements() if name not in ("name", "deal")]
+    assert "  deck: still unset" in message.splitlines()
+    assert "  players: the numbers of players its rules allow" in message.splitlines()
+    assert any(line.startswith("  batch: a method: Units ``start .. start+count-1``") for line in message.splitlines())
+
+    class Family(Game, abstract=True):
+        pass
+
+    class Again(type(get_game("wizard"))):
+        pass
+
+    assert Again().name == "wizard" and Family.requirements() == Game.requirements()
+
+
+def test_every_game_provides_the_whole_contract():
+    from cardsim.front.contract import missing
+
+    for game in GAMES:
+        assert missing(type(get_game(game))) == {}, game

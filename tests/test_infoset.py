@@ -16,7 +16,7 @@ from cardsim import CardsimError, new_round
 from cardsim.cards import JASS36
 from cardsim.cli import main
 from cardsim.errors import BotFailure
-from cardsim.games import GAMES, get_game
+from cardsim.games import GAMES, game_info, get_game
 from cardsim.games.differenzler.rules import PUUR, SUIT_MASK
 from cardsim.infoset import _sort_codes as sort_codes
 from cardsim.infoset import (
@@ -233,9 +233,9 @@ def test_a_failed_deal_sample_of_a_strong_bot_is_one_error_in_every_game():
 
     import bots.callpartner_strong
     import bots.differenzler_strong
-    import bots.wizard_strong
+    import bots.exact_tricks_strong
 
-    for module in (bots.callpartner_strong, bots.differenzler_strong, bots.wizard_strong):
+    for module in (bots.callpartner_strong, bots.differenzler_strong, bots.exact_tricks_strong):
         source = inspect.getsource(module)
         assert "sample_view(" in source and "sample_deals(" not in source, module.__name__
     hands = np.zeros((3, 2), np.uint64)
@@ -333,7 +333,7 @@ def test_a_failed_deal_sample_in_a_round_a_run_or_the_cli_is_one_error_naming_ga
     assert re.fullmatch(expected(0, 1), str(error.value)), str(error.value)
 
     monkeypatch.setattr(g, "batch", batch)
-    python = f"{EXAMPLES}:" + {"differenzler": "Lucky", "wizard": "WizardCounter", "callpartner": "Steady"}[game]
+    python = f"{EXAMPLES}:{game_info(game).example_bot}"
     lineup = ",".join([strong] + [python] * (seats - 1))
     commands = ((["simulate", game, "--rounds", "2", "--no-progress"], 0), (["replay", game, "--round", "1"], 1))
     for argv, round in commands:

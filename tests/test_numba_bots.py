@@ -16,7 +16,7 @@ from cardsim.errors import CardsimError
 from cardsim.games import get_game
 from cardsim.games.callpartner import state as callpartner
 from cardsim.games.differenzler import state as differenzler
-from cardsim.games.wizard import state as wizard
+from cardsim.games.exact_tricks import state as wizard
 from cardsim.rng import below
 
 EXAMPLES = {"differenzler": examples.differenzler_forty, "wizard": examples.wizard_wizards,

@@ -28,7 +28,7 @@ from cardsim import CardsimError, Round, new_game, new_round
 from cardsim.games import GAMES, get_game
 from cardsim.games.callpartner import state as cps
 from cardsim.games.differenzler import state as ds
-from cardsim.games.wizard import state as ws
+from cardsim.games.exact_tricks import state as ws
 
 ROOT = Path(__file__).resolve().parent.parent
 # Per game: the slot of the trump suit, of the count of tricks (or cards) played, and the array of cards played.

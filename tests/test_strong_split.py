@@ -5,7 +5,7 @@ such lineups exactly alike."""
 import pandas as pd
 import pytest
 
-import cardsim.games
+import cardsim.front.bots
 from cardsim import simulate
 
 
@@ -21,7 +21,7 @@ from cardsim import simulate
 )
 def test_builtin_lineups_play_alike_with_and_without_the_strong_branches(game, bots, size, monkeypatch):
     lean = simulate(game, bots, seed=5, threads=1, keep_rows=True, progress=False, **size).rows
-    monkeypatch.setattr(cardsim.games, "strong_table", lambda table: table)  # every table "holds a strong bot"
+    monkeypatch.setattr(cardsim.front.bots, "strong_table", lambda table: table)  # every table "holds a strong bot"
     capable = simulate(game, bots, seed=5, threads=1, keep_rows=True, progress=False, **size).rows
     assert len(lean) > 0
     pd.testing.assert_frame_equal(lean, capable)

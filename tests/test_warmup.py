@@ -184,16 +184,17 @@ def test_rates_leave_out_compiling_and_loading_and_say_which():
 
 
 def test_editing_the_notices_or_the_warmup_recompiles_nothing():
-    """``cardsim.compiling`` (its table of estimates included) and ``cardsim.precompile`` stay out of the kernel
-    cache's key: no module that defines kernels imports them."""
+    """``cardsim.compiling`` and ``cardsim.precompile`` stay out of the kernel cache's key: no module that defines
+    kernels imports them (nor the games' estimates, their ``info.py``: tests/test_one_package.py)."""
     key = {p.relative_to(kernel_cache.PACKAGE_ROOT.parent).as_posix() for p in kernel_cache.kernel_sources()}
     assert not key & {"cardsim/compiling.py", "cardsim/precompile.py", "cardsim/__init__.py"}
 
 
 def test_every_game_and_kind_has_an_estimate():
-    from cardsim.games import GAMES
-    from cardsim.precompile import JOBS
+    from cardsim.games import GAMES, game_info, get_game
+    from cardsim.precompile import groups
 
-    kinds = {job.kind for job in JOBS} | {"check", "strong check", "python"}
-    assert {(game, kind) for game in GAMES for kind in kinds} <= set(compiling.ESTIMATES)
-    assert set(GAMES) <= set(compiling.GAME_NAMES)
+    for game in GAMES:
+        kinds = {job.kind for job in groups(get_game(game), strong=True, replay=True)} | {"check", "strong check",
+                                                                                           "python"}  # fmt: skip
+        assert kinds <= set(game_info(game).estimates), game

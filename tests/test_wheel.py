@@ -133,7 +133,7 @@ def test_the_installed_wheel_runs_cardsim_outside_the_source_tree(artifacts, tmp
     assert found["numba"].startswith(tuple(ours)), found["numba"]  # the dependencies came through the .pth line
     outside = {name: file for name, file in found["modules"].items() if not file.startswith(str(site) + os.sep)}
     assert not outside, f"{len(outside)} modules from outside the fresh environment: {sorted(outside.items())[:5]}"
-    assert len(found["modules"]) > 40 and {"cardsim", "bots.differenzler", "cardsim.games.wizard.state"} <= set(
+    assert len(found["modules"]) > 40 and {"cardsim", "bots.differenzler", "cardsim.games.exact_tricks.state"} <= set(
         found["modules"])  # fmt: skip
 
 

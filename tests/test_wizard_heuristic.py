@@ -17,11 +17,14 @@ from conftest import load_script
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import bots.wizard as builtin
+import bots.exact_tricks as builtin
 from cardsim.cards import WIZARD60
+from cardsim.games.exact_tricks.rules import FULL_DECK
+from cardsim.games.exact_tricks.state import calibrated_table, params
 from cardsim.games.wizard.game import GAME
-from cardsim.games.wizard.state import params
 
+BID_TABLE = calibrated_table(GAME.make_rules().bid_table)  # Wizard's, bots/wizard_bid_table.npy
+TABLES = params(GAME.make_rules()).tables  # as the kernels read it
 ACCURACY = Path(__file__).resolve().parent.parent / "experiments" / "wizard_bid_accuracy.py"
 
 
@@ -29,19 +32,18 @@ def test_the_calibration_counts_every_card_and_one_winner_per_trick_reproducibly
     calibration = load_script("experiments/calibrate_wizard_bids.py")
     for players, cards in ((3, 7), (5, 1), (6, 10)):
         p = params(GAME.make_rules({"players": players, "cards": cards}))
-        table = builtin.BID_TABLE[players - 3, cards - 1]
         for first_pass in (True, False):
-            wins, dealt = calibration.tally(p, np.uint64(11), 300, table, first_pass)
+            wins, dealt = calibration.tally(p, np.uint64(11), 300, first_pass)
             assert dealt.sum() == 300 * players * cards and wins.sum() == 300 * cards  # one winning card a trick
-            assert (dealt[players:] == 0).all() and (wins <= dealt).all()
-            again = calibration.tally(p, np.uint64(11), 300, table, first_pass)
+            assert dealt.shape == (players, builtin.CLASSES) and (wins <= dealt).all()
+            again = calibration.tally(p, np.uint64(11), 300, first_pass)
             assert np.array_equal(wins, again[0]) and np.array_equal(dealt, again[1])
     small = calibration.calibrate(rounds=30, passes=2, seed=4, progress=False)
     assert np.array_equal(small, calibration.calibrate(rounds=30, passes=2, seed=4, progress=False))
 
 
 def test_the_stored_table_holds_win_chances_where_cards_are_dealt():
-    table = builtin.BID_TABLE
+    table = BID_TABLE
     assert table.shape == (4, 20, 6, builtin.CLASSES) and ((table >= 0) & (table <= 1)).all()
     for players in range(3, 7):
         assert (table[players - 3, 60 // players :] == 0).all() and (table[players - 3, :, players:] == 0).all()
@@ -61,9 +63,9 @@ def test_the_bid_is_the_nearest_allowed_bid_to_the_summed_win_chances(players, d
     trump = data.draw(st.integers(-1, 3))
     hand = data.draw(st.lists(st.integers(0, 59), min_size=cards, max_size=cards, unique=True))
     refused = data.draw(st.integers(-1, cards))
-    chances = builtin.BID_TABLE[players - 3, cards - 1, position]
+    chances = BID_TABLE[players - 3, cards - 1, position]
     value = sum(float(chances[builtin.card_class(c, trump)]) for c in hand)
-    bid = builtin.heuristic_bid(np.uint64(WIZARD60.mask(hand)), trump, players, cards, position, refused)
+    bid = builtin.heuristic_bid(TABLES, np.uint64(WIZARD60.mask(hand)), trump, players, cards, position, refused)
     nearest = min(cards, int(np.round(value)))
     assert 0 <= bid <= cards and bid != refused
     assert bid == nearest if nearest != refused else abs(bid - nearest) == 1
@@ -85,7 +87,7 @@ def cards(text: str) -> np.uint64:
 
 def seen_but(*held: str) -> np.uint64:
     """Every card seen but those in the ``held`` hands (the unseen cards are exactly the other hands)."""
-    return np.uint64(int(builtin.FULL_DECK) & ~int(sum(int(cards(h)) for h in held)))
+    return np.uint64(int(FULL_DECK) & ~int(sum(int(cards(h)) for h in held)))
 
 
 def key(card: str, led: int, trump: int) -> int:
@@ -162,9 +164,9 @@ def test_bid_accuracy_script_writes_its_table_and_plot_and_refuses_bad_input(tmp
 
 
 def test_cost_benchmark_times_every_decision_of_a_standard_game(capsys):
-    """``benchmarks/heuristic_cost.py`` records every decision of the round sizes 1..15 (4 players: 4 x 120 cards
-    and 4 x 15 bids per deal) and reports both bots' cost and the ratios its goal reads (no time is checked)."""
-    bench = load_script("benchmarks/heuristic_cost.py")
+    """``benchmarks/wizard_heuristic_cost.py`` records every decision of the round sizes 1..15 (4 players: 4 x 120
+    cards and 4 x 15 bids per deal) and reports both bots' cost and the ratios its goal reads (no time is checked)."""
+    bench = load_script("benchmarks/wizard_heuristic_cost.py")
     cards, bids = bench.recorded(2, seed=3)
     assert (len(cards), len(bids)) == (2 * 4 * 120, 2 * 4 * 15)
     hands, legal = cards[:, 0].astype(np.uint64), cards[:, 1].astype(np.uint64)

@@ -12,13 +12,17 @@ import reference_wizard as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import bots.wizard as builtin
+import bots.exact_tricks as builtin
 from cardsim import simulate
 from cardsim.cards import WIZARD60
-from cardsim.games.wizard import rules
-from cardsim.games.wizard.rules import NO_SUIT
+from cardsim.games.exact_tricks import rules
+from cardsim.games.exact_tricks.rules import NO_SUIT
+from cardsim.games.exact_tricks.state import params
+from cardsim.games.wizard.game import GAME
 
 SUITS = "SHDC"
+VALUES = rules.card_values(int(rules.FULL_DECK))  # [players - 3, trump + 1, card] of Wizard's deck (B1)
+TABLES = params(GAME.make_rules()).tables  # as the kernels read them
 
 
 def mask(cards: str) -> np.uint64:
@@ -40,7 +44,7 @@ def test_card_values_follow_the_paper():
     """Each trump and player count: the deck is worth 60 / players tricks; a Wizard is worth most (it beats every
     card led after it and every non-Wizard led before it) and a Jester least; a trump is worth more than the same
     rank of a plain suit; higher ranks are worth more."""
-    values = builtin.RULEBASED_VALUE
+    values = VALUES
     for players in range(3, 7):
         for t in range(5):
             v = values[players - 3, t]
@@ -62,9 +66,9 @@ def test_card_values_follow_the_paper():
        st.integers(-1, 10))  # fmt: skip
 def test_the_bid_is_the_rounded_value_of_the_hand_and_never_the_refused_one(players, cards, trump, rnd, refused):
     hand = rnd.sample(range(60), cards)
-    value = float(builtin.RULEBASED_VALUE[players - 3, trump + 1, hand].sum())
+    value = float(VALUES[players - 3, trump + 1, hand].sum())
     refused = min(refused, cards)
-    bid = builtin.rulebased_bid(np.uint64(WIZARD60.mask(hand)), trump, players, cards, refused)
+    bid = builtin.rulebased_bid(TABLES, np.uint64(WIZARD60.mask(hand)), trump, players, cards, refused)
     expected = min(cards, int(np.round(value)))
     if expected != refused:
         assert bid == expected
@@ -75,10 +79,10 @@ def test_the_bid_is_the_rounded_value_of_the_hand_and_never_the_refused_one(play
 
 def test_bids_of_hands_written_out():
     """4 players, hearts trump: four Wizards are worth nearly four tricks; four low plain cards nearly none."""
-    assert builtin.rulebased_bid(mask("W1 W2 W3 W4"), 1, 4, 4, -1) == 4
-    assert builtin.rulebased_bid(mask("S2 S3 D2 C2"), 1, 4, 4, -1) == 0
-    assert builtin.rulebased_bid(mask("S2 S3 D2 C2"), 1, 4, 4, 0) == 1  # 0 refused (plus_minus_one): 1
-    assert builtin.rulebased_trump(mask("S12 S13 S11 H2 D3"), 4) == 0  # spades make the hand worth most
+    assert builtin.rulebased_bid(TABLES, mask("W1 W2 W3 W4"), 1, 4, 4, -1) == 4
+    assert builtin.rulebased_bid(TABLES, mask("S2 S3 D2 C2"), 1, 4, 4, -1) == 0
+    assert builtin.rulebased_bid(TABLES, mask("S2 S3 D2 C2"), 1, 4, 4, 0) == 1  # 0 refused (plus_minus_one): 1
+    assert builtin.rulebased_trump(TABLES, mask("S12 S13 S11 H2 D3"), 4) == 0  # spades make the hand worth most
 
 
 def play(hand: str, need: int, trump: int = 1, trick: str = "") -> str:
@@ -87,7 +91,7 @@ def play(hand: str, need: int, trump: int = 1, trick: str = "") -> str:
     for i, card in enumerate(WIZARD60.parse_many(trick)):
         led, decided, top_key, winner = rules.trick_step(trump, led, decided, top_key, winner, i, card)
     legal = rules.legal_mask(mask(hand), led)
-    return WIZARD60.name_of(builtin.rulebased_play(legal, led, top_key, len(trick.split()), 4, trump, need))
+    return WIZARD60.name_of(builtin.rulebased_play(TABLES, legal, led, top_key, len(trick.split()), 4, trump, need))
 
 
 def test_win_or_duck_play():

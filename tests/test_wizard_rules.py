@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from cardsim import simulate
 from cardsim.cards import WIZARD60
 from cardsim.errors import CardsimError
-from cardsim.games.wizard import rules
-from cardsim.games.wizard import state as wizard_state
+from cardsim.games.exact_tricks import rules
+from cardsim.games.exact_tricks import state as wizard_state
 from cardsim.games.wizard.game import GAME
 from cardsim.lineup import Lineup, make_lineup
 
@@ -647,7 +647,7 @@ B8_GOLDEN = [(0, 0, 20), (1, 1, 30), (3, 3, 50), (20, 20, 220), (1, 0, -10), (0,
 def test_B8_score_formula(case):
     """B8: bid == tricks: 20 + 10 x tricks; otherwise -10 x |bid - tricks|."""
     bid, tricks, expected = case
-    assert ref.score(bid, tricks) == int(rules.score(bid, tricks)) == expected
+    assert ref.score(bid, tricks) == int(rules.score(DEFAULT.scoring, bid, tricks)) == expected
 
 
 def test_B8_scores_in_played_rounds():
@@ -689,7 +689,7 @@ def test_B6_B7_B8_golden_hand_written_round():
     assert ref.legal_cards(cards("W1 S12 D5"), ["S2"]) == {"W1", "S12"}  # trick 1: seat 1's choice
     bids = [1, 2, 0]
     assert [ref.score(b, w) for b, w in zip(bids, won, strict=True)] == [-10, 40, -10]
-    assert [int(rules.score(b, w)) for b, w in zip(bids, won, strict=True)] == [-10, 40, -10]
+    assert [int(rules.score(DEFAULT.scoring, b, w)) for b, w in zip(bids, won, strict=True)] == [-10, 40, -10]
 
 
 # --- B9 ---------------------------------------------------------------------------

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 import reference_wizard as ref
 
-import bots.wizard as builtin
-import bots.wizard_strong as strong
+import bots.exact_tricks as builtin
+import bots.exact_tricks_strong as strong
 from cardsim.cards import WIZARD60
 from cardsim.errors import CardsimError
-from cardsim.games.wizard import state as st
+from cardsim.games.exact_tricks import state as st
 from cardsim.games.wizard.game import GAME
 from cardsim.numba_bots import sampler
 

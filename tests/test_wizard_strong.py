@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 from conftest import redeal_hidden, start_of
 
-import bots.wizard_strong as strong
-from bots.wizard import MC
+import bots.exact_tricks_strong as strong
+from bots.exact_tricks import MC
 from cardsim import new_round, simulate
 from cardsim.cards import WIZARD60, bit
 from cardsim.decisions import BID
 from cardsim.errors import CardsimError
-from cardsim.games.wizard import rules
-from cardsim.games.wizard import state as st
+from cardsim.games.exact_tricks import rules
+from cardsim.games.exact_tricks import state as st
 from cardsim.games.wizard.game import GAME
 from cardsim.infoset import count_deals, sample_deals
 from cardsim.numba_bots import sampler
@@ -68,7 +68,7 @@ def test_sampled_deals_are_consistent_with_the_real_history(players, bots):
             for s, c in log[:n_played]:
                 now[s] &= ~(1 << int(c))
             unseen, counts, forbidden, known = strong.view_infoset(
-                seat, np.uint64(now[seat]), players, cards, turned, log, n_played)  # fmt: skip
+                rules.FULL_DECK, seat, np.uint64(now[seat]), players, cards, turned, log, n_played)  # fmt: skip
             voids += sum(int(f) != 0 for f in forbidden)
             stack = (1 << 60) - 1 - sum(rec.hands) - ((1 << turned) if turned >= 0 else 0)
             truth = [h if s != seat else 0 for s, h in enumerate(now)] + [stack]
@@ -94,7 +94,7 @@ def test_wizard_and_jester_reveal_nothing_and_a_wizard_lead_leaves_no_suit():
                     [0, c("J2")], [1, c("W2")], [2, c("D4")], [3, c("C9")],  # Jester, then a Wizard: no led suit
                     [0, c("J3")], [1, c("D7")], [2, c("C3")], [3, c("H9")]], np.int64)  # fmt: skip
     hand = np.uint64(WIZARD60.mask("S1 S2"))
-    _, _, forbidden, _ = strong.view_infoset(0, hand, 4, 5, c("S13"), log, 12)
+    _, _, forbidden, _ = strong.view_infoset(rules.FULL_DECK, 0, hand, 4, 5, c("S13"), log, 12)
     diamonds, hearts = int(rules.SUIT_MASK[2]), int(rules.SUIT_MASK[1])
     assert [int(f) for f in forbidden] == [0, hearts, diamonds, diamonds, 0]
 
@@ -227,8 +227,8 @@ def test_bad_settings_are_refused_clearly(spec, match):
 def test_turned_card_and_own_cards_are_never_dealt():
     """The bid's info set: everything but the own hand and the turned card, the stack as an extra pile."""
     hand = np.uint64(WIZARD60.mask("W1 H3 C13"))
-    unseen, counts, forbidden, known = strong.view_infoset(2, hand, 4, 3, WIZARD60.parse("D5"), np.empty((0, 2),
-                                                           np.int64), 0)  # fmt: skip
+    unseen, counts, forbidden, known = strong.view_infoset(rules.FULL_DECK, 2, hand, 4, 3, WIZARD60.parse("D5"),
+                                                           np.empty((0, 2), np.int64), 0)  # fmt: skip
     assert int(unseen) == ((1 << 60) - 1) & ~int(hand) & ~int(bit(WIZARD60.parse("D5")))
     assert list(counts) == [3, 3, 0, 3, 60 - 12 - 1]
     assert not any(forbidden) and not any(known)

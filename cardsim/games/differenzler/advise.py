@@ -45,7 +45,17 @@ from cardsim.games.differenzler.rules import (
     TRICKS,
     penalty,
 )
-from cardsim.games.differenzler.state import FIRST_HAND, TRUMP_CARD, Params, apply, deal, new_state, start, to_move
+from cardsim.games.differenzler.state import (
+    FIRST_HAND,
+    TRUMP_CARD,
+    Params,
+    apply,
+    deal,
+    new_state,
+    params,
+    start,
+    to_move,
+)
 from cardsim.lineup import Bots
 from cardsim.options import RuleSettings, rules_text
 from cardsim.rng import DEAL_STREAM, check_seed, seed_streams
@@ -75,25 +85,23 @@ def deal_completion(rng: np.ndarray, hand: np.uint64, seat: int, trump_card: int
 
 
 class Question(NamedTuple):
-    """What the advice is asked: the seat's ``hand`` (a mask) at ``seat`` (0 = First Hand), the dealer's shown
-    ``trump_card`` and the rules' ``exact_bonus`` (A10)."""
+    """What the advice is asked: the seat's ``hand`` (a mask) at ``seat`` (0 = First Hand) and the dealer's shown
+    ``trump_card``."""
 
     hand: np.uint64
     seat: int
     trump_card: int
-    exact_bonus: int
 
 
 @njit(cache=True)
-def _complete_block(seed: np.uint64, key: int, question: Question, bots: np.ndarray, points: np.ndarray,
-                    penalties: np.ndarray, block: int) -> None:  # fmt: skip
+def _complete_block(seed: np.uint64, key: int, question: Question, rules: Params, bots: np.ndarray,
+                    points: np.ndarray, penalties: np.ndarray, block: int) -> None:  # fmt: skip
     """Samples ``block * BLOCK ..`` of ``completions`` (a function of its own: numba's parfor passes would drop
     writes into the State's arrays as dead code)."""
-    hand, seat, trump_card, exact_bonus = question
-    rules = Params(exact_bonus, 0, 0)
+    hand, seat, trump_card = question
     s = new_state(np.int64(PLAYERS))
     hands = np.empty(PLAYERS, np.uint64)
-    out = np.empty(OPTIONS, np.int64)
+    out, took = np.empty(OPTIONS, np.int64), np.empty(OPTIONS, np.int64)
     for sample in range(block * BLOCK, min(points.shape[0], (block + 1) * BLOCK)):
         seed_streams(s.rng, seed, sample, key, s.rng.shape[0])
         deal_completion(s.rng, hand, seat, trump_card, hands)
@@ -101,18 +109,20 @@ def _complete_block(seed: np.uint64, key: int, question: Question, bots: np.ndar
         for _ in range(PLAYERS):  # A7 in turn; the seat's own prediction is swept below
             mover = to_move(s)
             apply(s, rules, 0 if mover == seat else act(int(bots[mover, 0]), s, rules, mover))
-        sweep_predictions(s, bots, seat, out)
+        sweep_predictions(s, bots, seat, out, took)
         for p in range(OPTIONS):
-            points[sample, p], penalties[sample, p] = out[p], penalty(p, out[p], exact_bonus)
+            points[sample, p] = out[p]
+            penalties[sample, p] = penalty(p, out[p], took[p] == 1, rules.exact_bonus, rules.zero_bonus)
 
 
 @njit(parallel=True, cache=True)
-def completions(seed: np.uint64, key: int, question: Question, bots: np.ndarray, points: np.ndarray,
+def completions(seed: np.uint64, key: int, question: Question, rules: Params, bots: np.ndarray, points: np.ndarray,
                 penalties: np.ndarray) -> None:  # fmt: skip
     """points/penalties[sample, p] (int16[samples, 158]) of the asked seat when it predicts p, one deal per sample
-    played for every p (``sweep_predictions``: a few plays give all 158)."""
+    played for every p (``sweep_predictions``: a few plays give all 158), the penalties under ``rules`` (A10,
+    A13: its ``exact_bonus`` and ``zero_bonus``)."""
     for block in prange((points.shape[0] + BLOCK - 1) // BLOCK):
-        _complete_block(seed, key, question, bots, points, penalties, block)
+        _complete_block(seed, key, question, rules, bots, points, penalties, block)
 
 
 def hand_features(hand: int, trump: int, seat: int) -> dict[str, int]:
@@ -135,13 +145,14 @@ def hand_features(hand: int, trump: int, seat: int) -> dict[str, int]:
 
 
 def _evaluate(
-    seed: int, key: int, hand: int, seat: int, trump_card: int, bots: np.ndarray, exact_bonus: int, samples: int
+    seed: int, key: int, hand: int, seat: int, trump_card: int, bots: np.ndarray, p: Params, samples: int
 ) -> tuple[pd.DataFrame, np.ndarray]:
-    """The table of predictions (expected penalty, CI, mean points, exact rate) and points[sample, prediction]."""
+    """The table of predictions (expected penalty under the rules' ``p``, CI, mean points, exact rate) and
+    points[sample, prediction]."""
     points = np.empty((samples, OPTIONS), np.int16)
     penalties = np.empty((samples, OPTIONS), np.int16)
-    question = Question(np.uint64(hand), np.int64(seat), np.int64(trump_card), np.int64(exact_bonus))
-    completions(np.uint64(seed), key, question, bots, points, penalties)
+    question = Question(np.uint64(hand), np.int64(seat), np.int64(trump_card))
+    completions(np.uint64(seed), key, question, p, bots, points, penalties)
     options = option_table(range(OPTIONS), penalties)
     options["mean_points"] = points.mean(axis=0)
     options["exact_rate"] = (points == np.arange(OPTIONS)).mean(axis=0)
@@ -173,15 +184,16 @@ def advise(
     seed: int = 0,
     rules: RuleSettings = None,
 ) -> Advice:
-    """The expected penalty (under the rules' ``exact_bonus``) of every prediction 0..157 for ``hand`` at ``seat``
-    (0 = First Hand, 3 = dealer) with the dealer's shown card ``trump``; ``details`` has the seat's points
-    distribution at the best prediction (its median, quantiles and histogram 0..157) and the rule of thumb."""
+    """The expected penalty (under the rules' ``exact_bonus`` and ``zero_bonus``) of every prediction 0..157 for
+    ``hand`` at ``seat`` (0 = First Hand, 3 = dealer) with the dealer's shown card ``trump``; ``details`` has the
+    seat's points distribution at the best prediction (its median, quantiles and histogram 0..157) and the rule of
+    thumb."""
     rule_set, names, ids = completion_setup("differenzler", players, bots, rules, strong=False)
     mask = parse_hand(JASS36, hand, range(TRICKS, TRICKS + 1), "differenzler")
     seat = check_seat(seat, PLAYERS)
     trump_card = _trump_card(trump, mask, seat)
     samples, seed = check_count(samples, "samples"), check_seed(seed)
-    options, points = _evaluate(seed, 0, mask, seat, trump_card, ids, rule_set.exact_bonus, samples)
+    options, points = _evaluate(seed, 0, mask, seat, trump_card, ids, params(rule_set), samples)
     best = best_option(options, lower_is_better=True)
     at_best = points[:, best]
     features = hand_features(mask, trump_card // 9, seat)
@@ -223,14 +235,14 @@ def bid_table(
     """
     rule_set, _, ids = completion_setup("differenzler", players, bots, rules, strong=False)
     hands, samples, seed = check_count(hands, "hands"), check_count(samples, "samples"), check_seed(seed)
-    s, p = new_state(PLAYERS), Params(rule_set.exact_bonus, 0, 0)
+    s, p = new_state(PLAYERS), params(rule_set)
     rows = []
     for h in range(hands):
         deal(s, p, np.uint64(seed), h, 0, -1)
         first_hand, trump_card = int(s.slots[FIRST_HAND]), int(s.slots[TRUMP_CARD])
         seat = h % PLAYERS
         hand = int(s.dealt[(first_hand + seat) % PLAYERS])
-        options, points = _evaluate(seed, 1 + h, hand, seat, trump_card, ids, rule_set.exact_bonus, samples)
+        options, points = _evaluate(seed, 1 + h, hand, seat, trump_card, ids, p, samples)
         best = best_option(options, lower_is_better=True)
         features = hand_features(hand, trump_card // 9, seat)
         rows.append({

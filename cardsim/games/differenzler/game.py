@@ -20,7 +20,6 @@ from cardsim.games.differenzler import state as sm
 from cardsim.games.differenzler.play import Observation, Out, Trick, run_bots
 from cardsim.games.differenzler.rules import (
     PLAYERS,
-    ROUNDS_PER_GAME,
     TRICKS,
     DifferenzlerRules,
     game_over,
@@ -65,7 +64,7 @@ class Differenzler(Game):
         """The batch of rounds or games; ``engine="python"`` forces the plain-Python driver (a cross-check);
         ``check``: the round's invariants are checked after every step (``--check``); ``tables``: see
         ``Game.seatings``."""
-        rounds = ROUNDS_PER_GAME + rules.max_tiebreak_rounds if games else 1
+        rounds = self.max_rounds(rules) if games else 1
         units = count * self.seatings(rules, lineup, engine, tables)
         played = np.ones(units, np.int64)
         first_hands = np.zeros((units, rounds), np.int8)
@@ -191,10 +190,10 @@ class Differenzler(Game):
         return int(state.slots[FIRST_HAND])
 
     def max_rounds(self, rules: DifferenzlerRules) -> int:
-        return ROUNDS_PER_GAME + rules.max_tiebreak_rounds  # A11: four rounds and every tie-break
+        return rules.game_rounds + rules.max_tiebreak_rounds  # A11, A13: the game's rounds and every tie-break
 
     def game_over(self, rules: DifferenzlerRules, totals: np.ndarray, rounds: int) -> bool:
-        return bool(game_over(np.asarray(totals, np.int64), rounds, rules.max_tiebreak_rounds))  # A11
+        return bool(game_over(np.asarray(totals, np.int64), rounds, rules.game_rounds, rules.max_tiebreak_rounds))
 
     @staticmethod
     def _tricks(state: State) -> list[Trick]:

@@ -27,6 +27,7 @@ from cardsim.errors import BotFailure
 from cardsim.games.differenzler.rules import PLAYERS, TRICKS, game_over
 from cardsim.games.differenzler.state import (
     FIRST_HAND,
+    TRICK,
     TRUMP_CARD,
     Params,
     State,
@@ -133,7 +134,7 @@ def play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users:
             table, u = bots[seating * PLAYERS : (seating + 1) * PLAYERS], seating * count + g
             totals[:] = 0
             r = np.int64(0)
-            while r == 0 or (games and not game_over(totals, r, p.max_tiebreak_rounds)):
+            while r == 0 or (games and not game_over(totals, r, p.game_rounds, p.max_tiebreak_rounds)):
                 # deal, run and scores of the state machine, in their array forms where the State would be passed
                 # to an inlined function (a reference count update per array and call: ~10% of random self-play)
                 if seating > 0 and once:
@@ -155,7 +156,7 @@ def play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users:
                     checks[u, audit.STEPS] += np.uint64(run_checked(s, p, table, strong_bots, users))
                 else:
                     run(s, p, table, strong_bots, users)
-                scores_arrays(predictions, points, p.exact_bonus, penalties)
+                scores_arrays(predictions, points, history, sl[TRICK], p.exact_bonus, p.zero_bonus, penalties)
                 out.first_hands[u, r], out.trump_cards[u, r] = sl[FIRST_HAND], sl[TRUMP_CARD]
                 for seat in range(PLAYERS):
                     out.predictions[u, r, seat], out.points[u, r, seat] = predictions[seat], points[seat]
@@ -168,15 +169,16 @@ def play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users:
 @njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
 def simulate_games(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
                    checks: np.ndarray | None, out: Out, work_item: Any) -> None:  # fmt: skip
-    """Units ``work.start ..`` of seed ``work.seed`` in parallel: whole games (``work.games``; A11: First Hand drawn,
-    then the next seat each round) or single rounds. Round r of unit u is stream (seed, u, r);
-    ``out.rounds_played[unit]`` says how many rounds are filled. ``strong_bots`` and ``users`` (None or
-    ``Lineup.functions``): see ``ask``. ``checks``: None (numba compiles no checks), or uint64[units, audit.SLOTS]
-    for ``--check``: with built-in bots only, the fast loop checks every step against the unit's row
-    (``state.audit_card``); with a strong or numba bot, ``run_checked`` steps and checks the whole round
-    (``state.check``). Column ``audit.STEPS`` counts the steps checked. ``work_item``: ``play_block`` as a
-    first-class function (``Game.simulate``). ``bots``: float64[seatings * players, 5], the bot tables of one or
-    more seatings one under the other (``Game.run_rotations``); unit u of seating k is ``out[k * count + u]``."""
+    """Units ``work.start ..`` of seed ``work.seed`` in parallel: whole games (``work.games``; A11, A13: First Hand
+    drawn, then the next seat each round, ``p.game_rounds`` rounds and the tie-breaks) or single rounds. Round r
+    of unit u is stream (seed, u, r); ``out.rounds_played[unit]`` says how many rounds are filled.
+    ``strong_bots`` and ``users`` (None or ``Lineup.functions``): see ``ask``. ``checks``: None (numba compiles no
+    checks), or uint64[units, audit.SLOTS] for ``--check``: with built-in bots only, the fast loop checks every
+    step against the unit's row (``state.audit_card``); with a strong or numba bot, ``run_checked`` steps and
+    checks the whole round (``state.check``). Column ``audit.STEPS`` counts the steps checked. ``work_item``:
+    ``play_block`` as a first-class function (``Game.simulate``). ``bots``: float64[seatings * players, 5], the
+    bot tables of one or more seatings one under the other (``Game.run_rotations``); unit u of seating k is
+    ``out[k * count + u]``."""
     count = out.rounds_played.shape[0] // (bots.shape[0] // PLAYERS)
     for block in prange((count + BLOCK - 1) // BLOCK):
         work_item(Work(work.seed, work.start, work.games, np.uint64(block)), p, bots, strong_bots, users, checks, out)

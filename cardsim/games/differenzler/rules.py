@@ -20,7 +20,10 @@ TRICKS = 9  # A5: 9 cards each
 TOTAL_POINTS = 157  # A4
 LAST_TRICK_BONUS = 5  # A4
 MAX_PREDICTION = 157  # A7
-ROUNDS_PER_GAME = 4  # A11
+ROUNDS_PER_GAME = 4  # A11: the default of A13's game_rounds
+GAME_ROUNDS = tuple(range(ROUNDS_PER_GAME, 41, ROUNDS_PER_GAME))  # A13: 4, 8, ..., 40 (each seat First Hand alike)
+ZERO_BONUS = ("never", "zero_trick", "always")  # A13, as the kernels' codes 0, 1, 2 (``Params.zero_bonus``)
+NEVER, ZERO_TRICK, ALWAYS = range(3)
 
 SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(9)
 
@@ -54,12 +57,16 @@ TRUMPS_ABOVE = np.array(
 
 @dataclass(frozen=True)
 class DifferenzlerRules:
-    """Rule options of Differenzler (A7, A10, A11)."""
+    """Rule options of Differenzler (A7, A10, A11, A13)."""
 
     predictions: str = option(
         "secret", ("secret", "open"), "A7: predictions hidden until the end, or announced in turn"
     )
-    exact_bonus: int = option(0, range(0, 158), "A10: penalty points taken off an exact prediction (not for 0)")
+    exact_bonus: int = option(0, range(0, 158), "A10: penalty points taken off an exact prediction (for 0: zero_bonus)")
+    zero_bonus: str = option("never", ZERO_BONUS, "A13: whether an exact prediction of 0 earns exact_bonus: never, "
+                             "zero_trick (only after winning a trick, worth 0 points) or always")  # fmt: skip
+    game_rounds: int = option(ROUNDS_PER_GAME, GAME_ROUNDS, "A11, A13: rounds in a game before the tie-break "
+                              "(Swiss TV and jasswelt.ch: 12)")  # fmt: skip
     max_tiebreak_rounds: int = option(10, range(0, 101), "A11: extra rounds to break a tie for the lowest total")
 
     def __post_init__(self) -> None:
@@ -125,19 +132,21 @@ def trick_points(cards: np.ndarray, trump: int, last: bool) -> int:
 
 
 @njit(cache=True, inline="always")
-def penalty(prediction: int, points: int, exact_bonus: int) -> int:
-    """A10: |prediction - points|, less ``exact_bonus`` for an exact prediction above 0."""
-    if prediction == points and prediction > 0:
+def penalty(prediction: int, points: int, took_trick: bool, exact_bonus: int, zero_bonus: int) -> int:
+    """A10, A13: |prediction - points|; an exact prediction scores -``exact_bonus`` instead, an exact 0 only as
+    ``zero_bonus`` (a code of ``ZERO_BONUS``) says: NEVER, ZERO_TRICK if the seat won a trick (``took_trick``;
+    with 0 points every trick it won was worth 0) or ALWAYS. Every score of a round is this function's."""
+    if prediction == points and (prediction > 0 or zero_bonus == ALWAYS or (zero_bonus == ZERO_TRICK and took_trick)):
         return -exact_bonus
     return abs(prediction - points)
 
 
 @njit(cache=True)
-def game_over(totals: np.ndarray, rounds_played: int, max_tiebreak_rounds: int) -> bool:
-    """A11: after 4 rounds, play on while the lowest total is tied, up to the tie-break limit."""
-    if rounds_played < ROUNDS_PER_GAME:
+def game_over(totals: np.ndarray, rounds_played: int, game_rounds: int, max_tiebreak_rounds: int) -> bool:
+    """A11, A13: after ``game_rounds`` rounds, play on while the lowest total is tied, up to the tie-break limit."""
+    if rounds_played < game_rounds:
         return False
-    if rounds_played >= ROUNDS_PER_GAME + max_tiebreak_rounds:
+    if rounds_played >= game_rounds + max_tiebreak_rounds:
         return True
     low = totals.min()
     return (totals == low).sum() == 1

@@ -66,6 +66,7 @@ from cardsim.games.differenzler.rules import (
     SUIT_OF,
     TOTAL_POINTS,
     TRICKS,
+    ZERO_BONUS,
     legal_mask,
     penalty,
     trick_key,
@@ -98,11 +99,14 @@ class Params(NamedTuple):
     exact_bonus: int  # A10
     open_predictions: int  # A7: 1 = announced in turn, 0 = secret until the end
     max_tiebreak_rounds: int  # A11
+    zero_bonus: int  # A13: a code of rules.ZERO_BONUS (rules.NEVER, ZERO_TRICK, ALWAYS)
+    game_rounds: int  # A11, A13: rounds before the tie-break
 
 
 def params(rules) -> Params:
     """The kernels' ``Params`` of a ``DifferenzlerRules``."""
-    return Params(int(rules.exact_bonus), int(rules.predictions == "open"), int(rules.max_tiebreak_rounds))
+    return Params(int(rules.exact_bonus), int(rules.predictions == "open"), int(rules.max_tiebreak_rounds),
+                  ZERO_BONUS.index(rules.zero_bonus), int(rules.game_rounds))  # fmt: skip
 
 
 @njit(cache=True)
@@ -308,16 +312,28 @@ def bot_stream(s: State, seat: int) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def scores(s: State, p: Params, out: np.ndarray) -> None:
-    """A10: out[seat] = the penalty of each seat (a finished round)."""
-    scores_arrays(s.predictions, s.points, p.exact_bonus, out)
+def trick_takers(history: np.ndarray, tricks: int) -> int:
+    """Bit ``seat`` set for each seat that won one of the first ``tricks`` tricks (``history[t, 1]``; A13)."""
+    took = 0
+    for t in range(tricks):
+        took |= 1 << history[t, 1]
+    return took
 
 
 @njit(cache=True, inline="always")
-def scores_arrays(predictions: np.ndarray, points: np.ndarray, exact_bonus: int, out: np.ndarray) -> None:
-    """``scores`` on the State's arrays (the batch kernel's form)."""
+def scores(s: State, p: Params, out: np.ndarray) -> None:
+    """A10, A13: out[seat] = the penalty of each seat (a finished round; of one in progress, the penalty of the
+    points and tricks taken so far)."""
+    scores_arrays(s.predictions, s.points, s.history, s.slots[TRICK], p.exact_bonus, p.zero_bonus, out)
+
+
+@njit(cache=True, inline="always")
+def scores_arrays(predictions: np.ndarray, points: np.ndarray, history: np.ndarray, tricks: int, exact_bonus: int,
+                  zero_bonus: int, out: np.ndarray) -> None:  # fmt: skip
+    """``scores`` on the State's arrays (the batch kernel's form), ``tricks`` the tricks finished (9 at the end)."""
+    took = trick_takers(history, tricks)
     for seat in range(PLAYERS):
-        out[seat] = penalty(predictions[seat], points[seat], exact_bonus)
+        out[seat] = penalty(predictions[seat], points[seat], (took >> seat) & 1 == 1, exact_bonus, zero_bonus)
 
 
 # The round's invariants that ``check`` tests after every step under ``--check`` (returns 1 + the broken one's index).

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 from numba import njit, prange
 
-import bots.wizard as builtin
+import bots.exact_tricks as builtin
 from cardsim.advise import (
     Advice,
     best_option,
@@ -46,9 +46,9 @@ from cardsim.cards import WIZARD60, bit, nth_card, popcount
 from cardsim.deal import deal_around
 from cardsim.errors import CardsimError
 from cardsim.games import get_game
-from cardsim.games.wizard import state as st
-from cardsim.games.wizard.play import SUIT_LETTERS, run
-from cardsim.games.wizard.rules import (
+from cardsim.games.exact_tricks import state as st
+from cardsim.games.exact_tricks.play import SUIT_LETTERS, run
+from cardsim.games.exact_tricks.rules import (
     DECK_SIZE,
     FULL_DECK,
     JESTER_MASK,
@@ -241,7 +241,8 @@ def advise(
     details = {
         "cards": cards,
         **hand_features(mask, trump_suit),
-        "heuristic_bid": int(builtin.heuristic_bid(np.uint64(mask), trump_suit, players, cards, seat, -1)),
+        "heuristic_bid": int(builtin.heuristic_bid(st.params(rule_set).tables, np.uint64(mask), trump_suit, players,
+                                                   cards, seat, -1)),
         "tricks_distribution": (np.bincount(at_best, minlength=cards + 1) / max(1, len(at_best))).tolist(),
     }
     return Advice(
@@ -277,23 +278,24 @@ def bid_table(
     hands, samples, seed = check_count(hands, "hands"), check_count(samples, "samples"), check_seed(seed)
     if cards is not None:
         cards = check_count(cards, "cards", top)
-    s = st.new_state(players)
+    s, p = st.new_state(players), st.params(rule_set)
     rows = []
     for h in range(hands):
         seat, size = h % players, cards or 1 + (h // players) % top
-        st.deal(s, st.params(rule_set)._replace(schedule=np.array([size], np.int64)), np.uint64(seed), h, 0, -1)
+        st.deal(s, p._replace(schedule=np.array([size], np.int64)), np.uint64(seed), h, 0, -1)
         dealer, turned = int(s.slots[st.DEALER]), int(s.slots[st.TURNED])
         hand = int(s.hands[(dealer + 1 + seat) % players])
         if turned < 0 or is_jester(turned):
             trump = NO_SUIT
         elif is_wizard(turned):  # the dealer's bot names it (advice counts seats from the dealer's left)
-            trump = int(builtin.choose_trump(int(ids[players - 1, 0]), s.rng, players, s.hands[dealer], players))
+            trump = int(builtin.choose_trump(int(ids[players - 1, 0]), s.rng, players, s.hands[dealer], players,
+                                             builtin.game_data(p)))
         else:
             trump = int(SUIT_OF[turned])
         turn_from = 1 << turned if turned >= 0 else 0
         options, _ = _evaluate(seed, 1 + h, hand, seat, players, turn_from, trump, rule_set, ids, samples)
         best = best_option(options, lower_is_better=False)
-        heuristic = int(builtin.heuristic_bid(np.uint64(hand), trump, players, size, seat, -1))
+        heuristic = int(builtin.heuristic_bid(p.tables, np.uint64(hand), trump, players, size, seat, -1))
         rows.append({
             "players": players, "cards": size, "seat": seat, "hand": WIZARD60.names(hand),
             "turned": WIZARD60.name_of(turned) if turned >= 0 else "",

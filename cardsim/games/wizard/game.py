@@ -8,16 +8,17 @@ from typing import Any
 
 import numpy as np
 
-import bots.wizard as builtin
-import bots.wizard_strong as strong
-from bots.wizard import BOT_DOCS, BOT_IDS, BOT_SETTINGS
+import bots.exact_tricks as builtin
+import bots.exact_tricks_strong as strong
+from bots.exact_tricks import BOT_DOCS, BOT_IDS, BOT_SETTINGS
 from cardsim.cards import WIZARD60
 from cardsim.errors import CardsimError
 from cardsim.games import Course, Game, replay_title
-from cardsim.games.wizard import play
-from cardsim.games.wizard import state as st
-from cardsim.games.wizard.play import SUIT_LETTERS, Observation, Out, Trick, run
-from cardsim.games.wizard.rules import MAX_PLAYERS, MIN_PLAYERS, WizardRules, is_wizard
+from cardsim.games.exact_tricks import play
+from cardsim.games.exact_tricks import state as st
+from cardsim.games.exact_tricks.play import SUIT_LETTERS, Observation, Out, Trick, run
+from cardsim.games.exact_tricks.rules import is_wizard
+from cardsim.games.wizard.rules import MAX_PLAYERS, MIN_PLAYERS, WizardRules
 from cardsim.lineup import Lineup
 from cardsim.protocol import card_index
 from cardsim.results import Batch, check_counts

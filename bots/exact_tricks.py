@@ -1,16 +1,18 @@
-"""Built-in compiled Wizard bots: ``random``, ``heuristic`` (calibrated bids, card-counting play),
-``heuristic_v1`` (the heuristic before them) and ``rulebased`` (a published baseline) here, the strong ``mc``,
-``ismcts`` and the cheating reference ``omniscient`` in ``bots.wizard_strong``.
+"""Built-in compiled bots of the exact-tricks family (``cardsim.games.exact_tricks``), for any deck of it: ``random``,
+``heuristic`` (calibrated bids, card-counting play), ``heuristic_v1`` (the heuristic before them) and ``rulebased``
+(a published Wizard baseline, its card values taken against the deck in play) here, the strong ``mc``, ``ismcts``
+and the cheating reference ``omniscient`` in ``bots.exact_tricks_strong``; their names, docs and settings
+(``BOT_IDS``, ``BOT_DOCS``, ``BOT_SETTINGS``) for the games' fronts.
 
 Three decisions: the trump suit when a Wizard is turned up (the dealer, B4),
 the bid (B5) and the card (B6). A bot sees its own hand, the trump, the
-cards on the table and, as the bidding option allows, the bids made.
+cards on the table and, as the bidding option allows, the bids made. What it reads of the game besides the round
+(the deck, the heuristic's calibrated table, rulebased's card values) comes from ``Params`` (``GameData``).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -21,13 +23,9 @@ import cardsim.errors as errors
 from cardsim.cards import bit, lowest_card, nth_card, popcount
 from cardsim.decisions import BID, CARD, TRUMP
 from cardsim.errors import BotFailure
-from cardsim.games.wizard.rules import (
-    DECK_SIZE,
+from cardsim.games.exact_tricks.rules import (
     FULL_DECK,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     RANK_OF,
-    SECOND_BEATS_FIRST,
     SUIT_MASK,
     SUIT_OF,
     WIZARD_KEY,
@@ -36,7 +34,7 @@ from cardsim.games.wizard.rules import (
     legal_mask,
     refused_bid,
 )
-from cardsim.games.wizard.state import (
+from cardsim.games.exact_tricks.state import (
     BID_TOTAL,
     CARDS,
     LED,
@@ -52,6 +50,7 @@ from cardsim.games.wizard.state import (
     State,
     audit_bid,
     audit_card,
+    card_values_of,
     load_trick,
     make_bid,
     play_card,
@@ -59,19 +58,20 @@ from cardsim.games.wizard.state import (
     step,
     store_bids,
     store_trick,
+    win_chances,
 )
 from cardsim.lineup import FIRST_STRONG, Setting
 from cardsim.rng import below
 
 RANDOM, HEURISTIC, RULEBASED, HEURISTIC_V1 = 0, 1, 2, 3
-# the strong bots (bots.wizard_strong); the _v1 ones play out and guess bids as heuristic_v1
+# the strong bots (bots.exact_tricks_strong); the _v1 ones play out and guess bids as heuristic_v1
 MC, ISMCTS, OMNISCIENT, MC_V1, ISMCTS_V1 = range(FIRST_STRONG, FIRST_STRONG + 5)
 BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "heuristic_v1": HEURISTIC_V1, "rulebased": RULEBASED,
            "mc": MC, "ismcts": ISMCTS, "omniscient": OMNISCIENT, "mc_v1": MC_V1, "ismcts_v1": ISMCTS_V1}  # fmt: skip
 BOT_DOCS = {
     "random": "uniform bid 0..cards (an allowed one), uniform legal card, uniform trump suit",
     "heuristic": "bids the tricks its cards are expected to take, from win chances calibrated by simulation per "
-    "player count, round size, bidding position and card (bots/wizard_bid_table.npy); counts the cards played to "
+    "player count, round size, bidding position and card (the game's table in bots/); counts the cards played to "
     "judge each card's chance to take the trick: short of its bid it takes with the weakest likely winner, else "
     "sheds its weakest card; once its bid is made it plays the least likely winner, high cards first",
     "heuristic_v1": "the heuristic before calibrated bids: bids the expected tricks of its Wizards, trumps and high "
@@ -114,19 +114,18 @@ BOT_SETTINGS["ismcts_v1"] = {  # ismcts's defaults before it rolled out with the
 }
 
 
-BID_TABLE_FILE = Path(__file__).with_name("wizard_bid_table.npy")
-# BID_TABLE[players - 3, cards - 1, position, card_class(card, trump)]: the chance that a card of that class wins
-# the trick it is played in, for a seat at that bidding position (0 bids first) in rounds of that size, played
-# by ``heuristic`` (experiments/calibrate_wizard_bids.py measures it; float32 [4, 20, 6, 28]).
-BID_TABLE = np.load(BID_TABLE_FILE)
-BID_TABLE.setflags(write=False)  # a constant, and typed read-only wherever it is passed (as the kernels see it)
+# A game's bid table (its file named by its rules' ``bid_table``: Wizard's bots/wizard_bid_table.npy, float32
+# [4, 20, 6, 28]; in ``Params.tables``, ``state.win_chances``), [players - 3, cards - 1, position,
+# card_class(card, trump)]: the chance that a card of that class wins the trick it is played in, for a seat at that
+# bidding position (0 bids first) in rounds of that size, played by ``heuristic``
+# (experiments/calibrate_wizard_bids.py measures it).
 CLASSES = 28  # card_class: Wizard, Jester, trumps 1..13, other suits 1..13
 TAKE = 0.25  # heuristic_play: short of its bid, a card with at least this chance to take the trick is played
 
 
 @njit(cache=True, inline="always")
 def card_class(card: int, trump: int) -> int:
-    """The card's class for ``BID_TABLE``: 0 a Wizard, 1 a Jester, 2..14 a trump of rank 1..13, 15..27 a card of
+    """The card's class in a bid table: 0 a Wizard, 1 a Jester, 2..14 a trump of rank 1..13, 15..27 a card of
     another suit (every suit when there is no trump) of rank 1..13."""
     if card >= 56:
         return 1
@@ -148,7 +147,7 @@ def nearest_allowed(value: float, cards: int, refused: int) -> int:
 @njit(cache=True)
 def calibrated_value(table: np.ndarray, hand: np.uint64, trump: int) -> float:
     """The hand's expected tricks: the win chances ``table[card_class]`` of its cards (``table`` =
-    ``BID_TABLE[players - 3, cards - 1, position]``), summed (each trick is won by exactly one card)."""
+    ``state.win_chances``), summed (each trick is won by exactly one card)."""
     total = 0.0
     m = hand
     while m:
@@ -166,33 +165,18 @@ def calibrated_bid(table: np.ndarray, hand: np.uint64, trump: int, cards: int, r
 
 
 @njit(cache=True)
-def heuristic_bid(hand: np.uint64, trump: int, players: int, cards: int, position: int, refused: int) -> int:
-    """``calibrated_bid`` with the calibrated ``BID_TABLE`` for ``position`` (0 bids first)."""
-    return calibrated_bid(BID_TABLE[players - 3, cards - 1, position], hand, trump, cards, refused)
-
-
-def _rulebased_values() -> np.ndarray:
-    """RULEBASED_VALUE[players - 3, trump + 1, card]: the card's value in Schumacher & Pleines' rule-based player.
-    Against one other card of the deck, the share it beats when led (the cards that do not beat it) and when
-    played second (the first cards it beats), averaged; to the power players - 1 (it must beat every other card
-    of a trick); scaled so that the whole deck is worth 60 / players tricks, so a random hand of k cards is worth
-    k / players on average. Two-card tricks are judged by the rules (``rules.SECOND_BEATS_FIRST``)."""
-    beats = SECOND_BEATS_FIRST  # [trump + 1, first, second]
-    one = ((1 - beats.sum(axis=2) / DECK_SIZE) + beats.sum(axis=1) / DECK_SIZE) / 2
-    values = np.empty((MAX_PLAYERS - MIN_PLAYERS + 1, 5, DECK_SIZE))
-    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
-        p = one ** (players - 1)
-        values[players - MIN_PLAYERS] = p / p.sum(axis=1, keepdims=True) * DECK_SIZE / players
-    return values
-
-
-RULEBASED_VALUE = _rulebased_values()
+def heuristic_bid(tables: np.ndarray, hand: np.uint64, trump: int, players: int, cards: int, position: int,
+                  refused: int) -> int:  # fmt: skip
+    """``calibrated_bid`` with the game's calibrated win chances (``Params.tables``) for ``position`` (0 bids
+    first)."""
+    return calibrated_bid(win_chances(tables, players, cards, position), hand, trump, cards, refused)
 
 
 @njit(cache=True)
-def rulebased_value(hand: np.uint64, trump: int, players: int) -> float:
-    """The hand's expected tricks for ``rulebased``: its cards' ``RULEBASED_VALUE`` summed."""
-    values = RULEBASED_VALUE[players - MIN_PLAYERS, trump + 1]
+def rulebased_value(tables: np.ndarray, hand: np.uint64, trump: int, players: int) -> float:
+    """The hand's expected tricks for ``rulebased``: its cards' values summed (``Params.tables``: the deck's,
+    ``rules.card_values``)."""
+    values = card_values_of(tables, players, trump)
     total = 0.0
     m = hand
     while m:
@@ -202,32 +186,32 @@ def rulebased_value(hand: np.uint64, trump: int, players: int) -> float:
 
 
 @njit(cache=True)
-def rulebased_bid(hand: np.uint64, trump: int, players: int, cards: int, refused: int) -> int:
+def rulebased_bid(tables: np.ndarray, hand: np.uint64, trump: int, players: int, cards: int, refused: int) -> int:
     """The hand's value rounded (half to even, as numpy rounds), at most ``cards``; if that bid is refused
     (plus_minus_one, which the paper does not play), the allowed neighbour nearer the value (the lower on a tie)."""
-    return nearest_allowed(rulebased_value(hand, trump, players), cards, refused)
+    return nearest_allowed(rulebased_value(tables, hand, trump, players), cards, refused)
 
 
 @njit(cache=True)
-def rulebased_trump(hand: np.uint64, players: int) -> int:
+def rulebased_trump(tables: np.ndarray, hand: np.uint64, players: int) -> int:
     """The trump suit under which the hand is worth most (the lowest suit on ties): the paper's players never
     name one (a turned Wizard is not played there), so this follows its bid's logic."""
     best, best_value = 0, -1.0
     for suit in range(4):
-        value = rulebased_value(hand, suit, players)
+        value = rulebased_value(tables, hand, suit, players)
         if value > best_value:
             best, best_value = suit, value
     return best
 
 
 @njit(cache=True)
-def rulebased_play(legal: np.uint64, led: int, top_key: int, n_played: int, players: int, trump: int,
-                   need: int) -> int:  # fmt: skip
-    """Win-or-duck by card value (``RULEBASED_VALUE``; ties: the lower card counts lower). Short of its bid
-    (``need`` > 0): lead the highest-valued card; later in a trick play it if it beats the trick so far, else the
-    lowest-valued. Bid made: lead the lowest-valued; later the highest-valued card that does not beat the trick so
-    far, else the lowest-valued."""
-    values = RULEBASED_VALUE[players - MIN_PLAYERS, trump + 1]
+def rulebased_play(tables: np.ndarray, legal: np.uint64, led: int, top_key: int, n_played: int, players: int,
+                   trump: int, need: int) -> int:  # fmt: skip
+    """Win-or-duck by card value (as ``rulebased_value``; ties: the lower card counts lower). Short
+    of its bid (``need`` > 0): lead the highest-valued card; later in a trick play it if it beats the trick so far,
+    else the lowest-valued. Bid made: lead the lowest-valued; later the highest-valued card that does not beat the
+    trick so far, else the lowest-valued."""
+    values = card_values_of(tables, players, trump)
     low, high, duck = -1, -1, -1
     m = legal
     while m:  # ascending cards: a later card of equal value does not replace an earlier one as the lowest
@@ -367,15 +351,15 @@ def _take_chance(card: int, led: int, trump: int, unseen: np.uint64, wizards: in
     safe = _power(keep, wizards + higher, 5)  # one seat holds none of them (4 Wizards + 12 higher < 2 ** 5)
     if trump >= 0 and SUIT_OF[card] != trump:  # nor, holding no card of the led suit, a trump (13 < 2 ** 4)
         safe -= _power(keep, wizards + popcount(unseen & SUIT_MASK[led]), 5) * (1.0 - _power(keep, trumps, 4))
-    return _power(max(safe, 0.0), seats, 3)  # at most 5 later seats
+    return _power(max(safe, 0.0), seats, 3)  # at most 6 later seats (7 players)
 
 
 @njit(cache=True)
 def heuristic_play(hand: np.uint64, legal: np.uint64, seen: np.uint64, led: int, top_key: int, later: int,
                    trump: int, need: int) -> int:  # fmt: skip
-    """``heuristic``'s card: counts the cards (``seen``: those played this round and the turned card) to estimate
-    each card's chance to take the trick, and aims at the bid (``need`` = bid - tricks won); ``later``: the seats
-    still to play to the trick after this one (players - 1 - the cards in the trick).
+    """``heuristic``'s card: counts the cards (``seen``: those in no other hand: played, turned, or not in the deck;
+    ``card_of_heuristic``) to estimate each card's chance to take the trick, and aims at the bid (``need`` = bid -
+    tricks won); ``later``: the seats still to play to the trick after this one (players - 1 - the cards in it).
 
     A card's chance is 0 if it does not beat the trick so far, 1 for the first Wizard or a winner played last,
     else ``_take_chance``, each unseen card being in a later seat's hand with probability (its cards) / (unseen
@@ -418,58 +402,75 @@ def heuristic_play(hand: np.uint64, legal: np.uint64, seen: np.uint64, led: int,
 
 
 @njit(cache=True, inline="always")
-def card_of_heuristic(v1: bool, hand: np.uint64, legal: np.uint64, seen: np.uint64, led: int, top_key: int,
-                      n_played: int, players: int, trump: int, need: int) -> int:  # fmt: skip
+def card_of_heuristic(v1: bool, deck: np.uint64, hand: np.uint64, legal: np.uint64, seen: np.uint64, led: int,
+                      top_key: int, n_played: int, players: int, trump: int, need: int) -> int:  # fmt: skip
     """The card of ``heuristic_v1`` (``v1``) or of ``heuristic`` (for the dispatch here and the strong bots'
-    play-outs, which pick one by their ``_v1`` name)."""
+    play-outs, which pick one by their ``_v1`` name); ``seen``: ``seen_cards``, to which the cards of the family
+    outside the ``deck`` are added here (the hot loops keep the deck out of their registers: 2% of random games)."""
     if v1:
         return heuristic_v1_play(legal, led, top_key, n_played, players, trump, need)
-    return heuristic_play(hand, legal, seen, led, top_key, players - 1 - n_played, trump, need)
+    return heuristic_play(hand, legal, seen | (FULL_DECK ^ deck), led, top_key, players - 1 - n_played, trump, need)
 
 
 @njit(cache=True, inline="always")
-def bid_of_heuristic(v1: bool, hand: np.uint64, trump: int, players: int, cards: int, position: int,
-                     refused: int) -> int:  # fmt: skip
-    """The bid of ``heuristic_v1`` (``v1``) or of ``heuristic``, as ``card_of_heuristic``."""
+def bid_of_heuristic(v1: bool, tables: np.ndarray, hand: np.uint64, trump: int, players: int, cards: int,
+                     position: int, refused: int) -> int:  # fmt: skip
+    """The bid of ``heuristic_v1`` (``v1``) or of ``heuristic`` (with the game's ``tables``), as
+    ``card_of_heuristic``."""
     if v1:
         return heuristic_v1_bid(hand, trump, players, cards, refused)
-    return heuristic_bid(hand, trump, players, cards, position, refused)
+    return heuristic_bid(tables, hand, trump, players, cards, position, refused)
+
+
+class GameData(NamedTuple):
+    """What the built-in bots read of the game besides the round (``game_data``, from its Params)."""
+
+    plus_minus_one: bool  # B5, for the bids
+    deck: np.uint64  # the cards in play: the others are in no hand, as if seen (``card_of_heuristic``)
+    tables: np.ndarray  # Params.tables: heuristic's calibrated win chances, rulebased's card values of the deck
 
 
 @njit(cache=True, inline="always")
-def choose_trump(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, players: int) -> int:
+def game_data(p: Params) -> GameData:
+    """The ``GameData`` of the rules ``p``."""
+    return GameData(p.plus_minus_one, p.deck, p.tables)
+
+
+@njit(cache=True, inline="always")
+def choose_trump(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, players: int, game: GameData) -> int:
     """The dealer's trump suit 0..3 when a Wizard is turned up (B4)."""
     if bot == RANDOM:
         return below(rng, stream, 4)
     if bot == RULEBASED:
-        return rulebased_trump(hand, players)
+        return rulebased_trump(game.tables, hand, players)
     return heuristic_trump(hand)
 
 
 @njit(cache=True, inline="always")
 def bid(
     bot: int, rng: np.ndarray, stream: int, hand: np.uint64, trump: int, players: int, cards: int, position: int,
-    refused: int,
+    refused: int, game: GameData,
 ) -> int:  # fmt: skip
     """A bid 0..cards other than ``refused`` (-1: none refused) from bidding ``position`` (0 bids first), B5."""
     if bot == RANDOM:
         choice = below(rng, stream, cards if refused >= 0 else cards + 1)
         return choice + 1 if 0 <= refused <= choice else choice
     if bot == RULEBASED:
-        return rulebased_bid(hand, trump, players, cards, refused)
-    return bid_of_heuristic(bot == HEURISTIC_V1, hand, trump, players, cards, position, refused)
+        return rulebased_bid(game.tables, hand, trump, players, cards, refused)
+    return bid_of_heuristic(bot == HEURISTIC_V1, game.tables, hand, trump, players, cards, position, refused)
 
 
 @njit(cache=True, inline="always")
 def play(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, legal: np.uint64, seen: np.uint64, led: int,
-         top_key: int, n_played: int, players: int, trump: int, need: int) -> int:  # fmt: skip
+         top_key: int, n_played: int, players: int, trump: int, need: int, game: GameData) -> int:  # fmt: skip
     """A card from ``legal``, the ``hand``'s legal cards (B6); ``seen``: the cards played this round and the
     turned card, ``top_key``: the best ``card_key`` in the trick so far, ``need``: bid - tricks won."""
     if bot == RANDOM:
         return nth_card(legal, below(rng, stream, popcount(legal)))
     if bot == RULEBASED:
-        return rulebased_play(legal, led, top_key, n_played, players, trump, need)
-    return card_of_heuristic(bot == HEURISTIC_V1, hand, legal, seen, led, top_key, n_played, players, trump, need)
+        return rulebased_play(game.tables, legal, led, top_key, n_played, players, trump, need)
+    return card_of_heuristic(bot == HEURISTIC_V1, game.deck, hand, legal, seen, led, top_key, n_played, players, trump,
+                             need)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -484,28 +485,28 @@ def seen_cards(turned: int, log: np.ndarray, n_played: int) -> np.uint64:
 
 @njit(cache=True, inline="always")
 def decide(bot: int, slots: np.ndarray, hands: np.ndarray, bids: np.ndarray, won: np.ndarray, log: np.ndarray,
-           rng: np.ndarray, plus_minus_one: bool, seat: int) -> int:  # fmt: skip
+           rng: np.ndarray, game: GameData, seat: int) -> int:  # fmt: skip
     """The action of built-in bot ``bot`` (RANDOM, HEURISTIC, RULEBASED or HEURISTIC_V1) for ``seat``, the seat to
     move, from its view: its hand, the public slots (trump, trick so far, bids made), the cards played (``log``),
     its own tricks and its own stream ``1 + seat`` of ``rng`` (the State's arrays, unpacked once by the hot
-    loops)."""
+    loops), and the game's data."""
     d = slots[PHASE]
     players, trump = hands.shape[0], slots[TRUMP_SUIT]
     if d == TRUMP:
-        return choose_trump(bot, rng, 1 + seat, hands[seat], players)
+        return choose_trump(bot, rng, 1 + seat, hands[seat], players, game)
     if d == BID:
-        no = refused_of(slots, players, plus_minus_one)
-        return bid(bot, rng, 1 + seat, hands[seat], trump, players, slots[CARDS], slots[N_BIDS], no)
+        no = refused_of(slots, players, game.plus_minus_one)
+        return bid(bot, rng, 1 + seat, hands[seat], trump, players, slots[CARDS], slots[N_BIDS], no, game)
     hand, led = hands[seat], slots[LED]
     seen = seen_cards(slots[TURNED], log, slots[N_PLAYED]) if bot == HEURISTIC else np.uint64(0)
     return play(bot, rng, 1 + seat, hand, legal_mask(hand, led), seen, led, slots[TOP_KEY], slots[POS], players, trump,
-                bids[seat] - won[seat])  # fmt: skip
+                bids[seat] - won[seat], game)  # fmt: skip
 
 
 @njit(cache=True)
 def act(bot: int, s: State, p: Params, seat: int) -> int:
     """The action of built-in bot ``bot`` for ``seat``, the seat to move (``decide`` on the State)."""
-    return decide(bot, s.slots, s.hands, s.bids, s.won, s.log, s.rng, p.plus_minus_one, seat)
+    return decide(bot, s.slots, s.hands, s.bids, s.won, s.log, s.rng, game_data(p), seat)
 
 
 class Seats(NamedTuple):
@@ -513,7 +514,7 @@ class Seats(NamedTuple):
 
     bots: np.ndarray  # float64[players, 5]: the bot table, row[0] the bot id (-1 a Python bot)
     stops: int  # bit mask of the seats at which it returns (Python, strong and numba bots)
-    plus_minus_one: bool  # B5, for the bids (Params.plus_minus_one)
+    game: GameData  # the game's data (``game_data``)
 
 
 @njit(cache=True, _nrt=False)
@@ -525,7 +526,8 @@ def run_builtin(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndar
     counts of every array at each call cost random rounds a tenth of their time. ``checks``: None, or the unit's
     ``--check`` row (``cardsim.audit``; ``state.audit_bid``, ``state.audit_card``)."""
     players = hands.shape[0]
-    bots, stops, pm1 = seats
+    bots, stops, game = seats
+    pm1 = game.plus_minus_one
     while True:
         seat = slots[MOVER]
         if seat < 0 or (stops >> seat) & 1:
@@ -535,11 +537,11 @@ def run_builtin(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndar
             trump, cards = slots[TRUMP_SUIT], slots[CARDS]
             while n_bids < players and not (stops >> seat) & 1:
                 no = refused_bid(total, cards, n_bids == players - 1, pm1)
-                b = bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], trump, players, cards, n_bids, no)
+                b = bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], trump, players, cards, n_bids, no, game)
                 bidder = seat
                 ok, seat, n_bids, total = make_bid(bids, cards, pm1, seat, n_bids, total, b)
                 if not ok:
-                    raise BotFailure("a built-in wizard bot chose an illegal bid")
+                    raise BotFailure("a built-in bot chose an illegal bid")
                 if checks is not None:
                     audit_bid(checks, bids, bidder, cards)
             store_bids(slots, players, seat, n_bids, total)
@@ -551,9 +553,9 @@ def run_builtin(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndar
             while seat >= 0 and not (stops >> seat) & 1:
                 legal = legal_mask(hands[seat], led)
                 card = play(int(bots[seat, 0]), rng, 1 + seat, hands[seat], legal, seen, led, top_key, pos,
-                                    players, trump, bids[seat] - won[seat])  # fmt: skip
+                            players, trump, bids[seat] - won[seat], game)  # fmt: skip
                 if errors.REFUSE_ILLEGAL_CARDS and not (legal >> np.uint64(card)) & np.uint64(1):
-                    raise BotFailure("a built-in wizard bot chose an illegal card")
+                    raise BotFailure("a built-in bot chose an illegal card")
                 seen |= bit(card)
                 player = seat
                 seat, pos, led, decided, top_key, winner, n_played, trick = play_card(
@@ -563,6 +565,6 @@ def run_builtin(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndar
                     broken = audit_card(checks, hands, won, player, card, pos, trick, broken)
             audit.store(checks, broken, taken)
             store_trick(slots, players, seat, pos, led, decided, top_key, winner, n_played, trick)
-        elif not step(slots, hands, bids, won, log, pm1, decide(int(bots[seat, 0]), slots, hands, bids, won,
-                                                                        log, rng, pm1, seat)):  # fmt: skip
-            raise BotFailure("a built-in wizard bot chose an illegal action")
+        elif not step(slots, hands, bids, won, log, pm1, choose_trump(int(bots[seat, 0]), rng, 1 + seat, hands[seat],
+                                                                      players, game)):  # fmt: skip
+            raise BotFailure("a built-in bot chose an illegal trump")  # (TRUMP: bids and cards are played above)

@@ -1,11 +1,11 @@
 """What a Wizard ``heuristic`` decision costs against a ``heuristic_v1`` one (issue 15's goal: at most 2x).
 
-    python benchmarks/heuristic_cost.py                 # 100 deals of every round size 1..15, 4 players
-    python benchmarks/heuristic_cost.py --deals 300 --repeat 25 --max-ratio 2
+    python benchmarks/wizard_heuristic_cost.py          # 100 deals of every round size 1..15, 4 players
+    python benchmarks/wizard_heuristic_cost.py --deals 300 --repeat 25 --max-ratio 2
 
 The decisions are recorded once from ``heuristic`` self-play through the state machine (every round size of a
 standard 4-player game, ``--deals`` each: a standard game's mix of card decisions), then each bot's decision
-function is timed on the very same inputs in a compiled loop (``bots.wizard.card_of_heuristic``,
+function is timed on the very same inputs in a compiled loop (``bots.exact_tricks.card_of_heuristic``,
 ``bid_of_heuristic``), alternating, best of ``--repeat``. This is the bot's own cost, without the engine's: the
 batch kernels keep the cards seen up to date as cards fall, so the heuristic's decision is ``heuristic_play``
 alone. Prints one JSON line: nanoseconds per card decision, per bid and per decision of either kind, and the
@@ -25,12 +25,14 @@ from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bots.wizard as builtin  # noqa: E402
+import bots.exact_tricks as builtin  # noqa: E402
 from cardsim.games import get_game  # noqa: E402
-from cardsim.games.wizard import state as st  # noqa: E402
-from cardsim.games.wizard.rules import legal_mask  # noqa: E402
+from cardsim.games.exact_tricks import state as st  # noqa: E402
+from cardsim.games.exact_tricks.rules import legal_mask  # noqa: E402
 
 PLAYERS = 4
+DEFAULT = get_game("wizard").make_rules()
+TABLES, DECK = st.params(DEFAULT).tables, np.uint64(DEFAULT.deck)  # constants of the loops
 
 
 def recorded(deals: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -64,8 +66,8 @@ def card_loop(rows: np.ndarray, v1: bool) -> int:
     """Every recorded card decision once; the sum of the cards (so that none is optimised away)."""
     total = 0
     for r in rows:
-        total += builtin.card_of_heuristic(v1, np.uint64(r[0]), np.uint64(r[1]), np.uint64(r[2]), r[3], r[4], r[5],
-                                           r[6], r[7], r[8])  # fmt: skip
+        total += builtin.card_of_heuristic(v1, DECK, np.uint64(r[0]), np.uint64(r[1]), np.uint64(r[2]), r[3], r[4],
+                                           r[5], r[6], r[7], r[8])  # fmt: skip
     return total
 
 
@@ -74,7 +76,7 @@ def bid_loop(rows: np.ndarray, v1: bool) -> int:
     """Every recorded bid once; the sum of the bids."""
     total = 0
     for r in rows:
-        total += builtin.bid_of_heuristic(v1, np.uint64(r[0]), r[1], r[2], r[3], r[4], r[5])
+        total += builtin.bid_of_heuristic(v1, TABLES, np.uint64(r[0]), r[1], r[2], r[3], r[4], r[5])
     return total
 
 

@@ -1,14 +1,16 @@
-"""The one Wizard round state machine (RULES.md B3-B8): deal and turned card, the dealer's trump when a Wizard is
-turned, bids from the dealer's left, tricks, scores.
+"""The one round state machine of the exact-tricks family (RULES.md B3-B8, F3-F6): deal and turned card, the
+dealer's trump when a Wizard is turned, bids from the dealer's left, tricks, scores; over the rule data of
+``Params`` (the deck, the score's coefficients, the round sizes), so that every game of the family is a
+configuration of it (Wizard: ``cardsim.games.wizard``).
 
 Every driver is a loop over these functions: the batch kernel (``play.simulate_games``), the plain-Python driver
-(``Wizard`` hooks in ``game.py``), the bid advice completions (``advise.py``) and the strong bots' play-outs
-and searches (``bots.wizard_strong``, over ``play_card``, the register-level card step that ``apply`` itself
-uses). Nothing else advances a bid or a trick. The strong bots decide from ``observe(s, p, seat)``, the seat's
-view as a State, and draw from ``bot_stream(s, seat)``, the seat's private stream; ``copy_state`` copies a round
-and ``scores(s, p, out)`` scores it, as in every game.
+(the game's hooks in its ``game.py``), Wizard's bid advice completions (``cardsim/games/wizard/advise.py``) and the
+strong bots' play-outs and searches (``bots.exact_tricks_strong``, over ``play_card``, the register-level card step
+that ``apply`` itself uses). Nothing else advances a bid or a trick. The strong bots decide from ``observe(s, p,
+seat)``, the seat's view as a State, and draw from ``bot_stream(s, seat)``, the seat's private stream;
+``copy_state`` copies a round and ``scores(s, p, out)`` scores it, as in every game.
 
-State (a NamedTuple of fixed-shape arrays; ``players`` = the round's number of players, 3..6; arrays are sized
+State (a NamedTuple of fixed-shape arrays; ``players`` = the round's number of players, 3..7; arrays are sized
 for ``players``, not MAX_PLAYERS, so that a copy is the round and nothing more)::
 
     slots    int64[SLOTS]           the scalars of the round, indexed by the slot names below
@@ -26,8 +28,8 @@ Slots::
     MOVER     the seat to act, -1 when over
     DEALER    the dealer (bids last; the seat after leads the first trick)
     PLAYERS   number of players
-    CARDS     cards dealt to each seat (B3)
-    TURNED    the turned card (B4), -1 when none is left
+    CARDS     cards dealt to each seat (B3, F3)
+    TURNED    the turned card (B4, F3), -1 when none is left
     TRUMP     trump suit 0..3 (S H D C), -1 none (also while the dealer is still to name it)
     N_BIDS    bids made so far (the bidding position of the seat to bid)
     BID_TOTAL sum of the bids made
@@ -48,21 +50,29 @@ Actions are ints: a bid as itself (0..cards), a card as its WIZARD60 index (0..5
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
+import bots
 import cardsim.audit as audit
 from cardsim.arrays import copy_items, copy_rows
 from cardsim.cards import bit, lowest_card, nth_card, popcount
 from cardsim.deal import deal_hands, seat_after
 from cardsim.decisions import BID, CARD, DONE, TRUMP
-from cardsim.games.wizard.rules import (
+from cardsim.errors import CardsimError
+from cardsim.games.exact_tricks.rules import (
     DECK_SIZE,
-    FULL_DECK,
+    DRAW,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     NO_SUIT,
     SUIT_OF,
+    Scoring,
+    card_values,
     is_wizard,
     legal_mask,
     refused_bid,
@@ -80,7 +90,7 @@ OPEN, HIDDEN, SECRET = 0, 1, 2
 
 
 class State(NamedTuple):
-    """One Wizard round (see the module docstring for the slots and shapes)."""
+    """One round (see the module docstring for the slots and shapes)."""
 
     slots: np.ndarray
     hands: np.ndarray
@@ -93,24 +103,93 @@ class State(NamedTuple):
 
 
 class Params(NamedTuple):
-    """The rule scalars the kernels need. ``schedule[sub]``/``fixed_trumps[sub]``: cards and fixed trump (or
-    TURN_A_CARD) of round ``sub`` that ``deal`` deals (a game's B10 schedule, or one single round)."""
+    """The rules the kernels read: a game of the family as data (``params``)."""
 
     players: int
-    plus_minus_one: bool
-    bidding: int
-    schedule: np.ndarray
-    fixed_trumps: np.ndarray
+    plus_minus_one: bool  # B5 (F4's hook): the dealer may not make the bids add up to the cards
+    bidding: int  # B5: OPEN, HIDDEN or SECRET
+    schedule: np.ndarray  # int64[rounds]: the cards each of round ``sub`` that ``deal`` deals, DRAW: 1..max_cards
+    fixed_trumps: np.ndarray  # int64[rounds]: round ``sub``'s trump fixed by the schedule (B10), or TURN_A_CARD
+    deck: np.uint64  # the cards in play (B1, F1)
+    max_cards: int  # the most cards a round deals each (B3, F3): the top of a drawn round size
+    # B8/F6: the coefficients of ``rules.Scoring`` (``scoring(p)``), flat: numba's parallel loops take no tuple in one
+    made: int
+    made_per_trick: int
+    missed_per_trick: int
+    missed_per_off: int
+    tables: np.ndarray  # float64[players - 3, TABLE_ROWS, 60], read-only: the built-in bots' (``bot_tables``)
 
 
-def params(rules, games: bool = False) -> Params:
-    """The Params of ``rules`` (a ``WizardRules``): the game's schedule with ``games``, else one single round."""
+def params(rules, games: bool = False, bid_table: np.ndarray | None = None) -> Params:
+    """The Params of ``rules`` (a game's ``ExactTricksRules``): the game's schedule with ``games``, else one single
+    round; ``bid_table``: the heuristic's bid table (``bot_tables``), else the game's calibrated one (its rules'
+    ``bid_table``)."""
     if games:
         schedule, fixed = rules.schedule_cards(), rules.fixed_trumps()
     else:
         schedule, fixed = (rules.round_cards,), (TURN_A_CARD,)
+    deck = rules.deck
+    tables = calibrated_tables(rules.bid_table, deck) if bid_table is None else bot_tables(bid_table, deck)
     return Params(rules.players, rules.plus_minus_one, BIDDING.index(rules.bidding), np.array(schedule, np.int64),
-                  np.array(fixed, np.int64))  # fmt: skip
+                  np.array(fixed, np.int64), np.uint64(deck), rules.max_cards, *rules.scoring, tables)  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def scoring(p: Params) -> Scoring:
+    """The score's coefficients of ``p`` (B8, F6), for ``rules.score``."""
+    return Scoring(p.made, p.made_per_trick, p.missed_per_trick, p.missed_per_off)
+
+
+def table_path(name: str) -> Path:
+    """Where the calibrated bid table ``name`` (a game's ``bid_table``) lies: in ``bots/``."""
+    return Path(bots.__file__).with_name(name)
+
+
+def calibrated_table(name: str) -> np.ndarray:
+    """The calibrated bid table ``name`` (float32[players - 3, cards - 1, position, class])."""
+    if not table_path(name).exists():
+        raise CardsimError(f"no calibrated bid table {table_path(name)}: experiments/calibrate_wizard_bids.py --game "
+                           "GAME writes it")  # fmt: skip
+    return np.load(table_path(name))
+
+
+@cache
+def calibrated_tables(name: str, deck: int) -> np.ndarray:
+    """``bot_tables`` of the calibrated bid table ``name`` and ``deck``: one array for every Params of a game."""
+    return bot_tables(calibrated_table(name), deck)
+
+
+# The built-in bots' tables of a game's deck (``Params.tables``), one float64[players - 3, TABLE_ROWS, 60] array:
+# the bots' hot loop takes it every round, and a second array among its arguments cost random games 2.5%.
+VALUE_ROWS = 0  # rows trump + 1: rulebased's card values by card (``rules.card_values``)
+CHANCE_ROWS = 5  # rows CHANCE_ROWS + (cards - 1) * MAX_PLAYERS + position: heuristic's win chances by card class
+TABLE_ROWS = CHANCE_ROWS + DECK_SIZE // MIN_PLAYERS * MAX_PLAYERS  # the longest round: 60 cards among 3
+
+
+def bot_tables(bid_table: np.ndarray, deck: int) -> np.ndarray:
+    """``Params.tables`` (read-only) of a heuristic's calibrated ``bid_table`` (float32[players - 3, cards - 1,
+    position, class], up to the family's sizes) and of ``deck``'s card values."""
+    tables = np.zeros((MAX_PLAYERS - MIN_PLAYERS + 1, TABLE_ROWS, DECK_SIZE))
+    tables[:, VALUE_ROWS : VALUE_ROWS + 5] = card_values(deck)
+    players, cards, positions, classes = bid_table.shape
+    for c in range(cards):
+        rows = CHANCE_ROWS + c * MAX_PLAYERS
+        tables[:players, rows : rows + positions, :classes] = bid_table[:, c]
+    tables.setflags(write=False)
+    return tables
+
+
+@njit(cache=True, inline="always")
+def win_chances(tables: np.ndarray, players: int, cards: int, position: int) -> np.ndarray:
+    """The heuristic's win chance of a card by its class (float64[class], ``bots.exact_tricks.card_class``) for a
+    seat at bidding ``position`` (0 bids first) in rounds of ``cards`` cards among ``players``."""
+    return tables[players - MIN_PLAYERS, CHANCE_ROWS + (cards - 1) * MAX_PLAYERS + position]
+
+
+@njit(cache=True, inline="always")
+def card_values_of(tables: np.ndarray, players: int, trump: int) -> np.ndarray:
+    """Rulebased's value of every card (float64[card]) among ``players`` under ``trump`` (-1 none)."""
+    return tables[players - MIN_PLAYERS, VALUE_ROWS + trump + 1]
 
 
 @njit(cache=True)
@@ -169,8 +248,8 @@ def _begin(slots, hands, dealt, bids, won, dealer: int, cards: int, turned: int,
 
 
 @njit(cache=True, inline="always")
-def deal_arrays(slots, hands, dealt, bids, won, rng, seed: np.uint64, unit: int, sub: int, dealer: int, cards: int,
-                fixed_trump: int) -> None:  # fmt: skip
+def deal_arrays(slots, hands, dealt, bids, won, rng, p: Params, seed: np.uint64, unit: int, sub: int,
+                dealer: int) -> None:  # fmt: skip
     """``deal`` on the State's arrays (the batch kernel unpacks the State once: see ``step``)."""
     players = hands.shape[0]
     seed_streams(rng, seed, unit, sub, rng.shape[0])
@@ -178,9 +257,12 @@ def deal_arrays(slots, hands, dealt, bids, won, rng, seed: np.uint64, unit: int,
     drawn = below(rng, DEAL_STREAM, players)
     if dealer < 0:
         dealer = drawn
-    rest = deal_hands(rng, DEAL_STREAM, FULL_DECK, hands, dealer + 1, players, cards)
+    cards = p.schedule[sub]
+    if cards == DRAW:  # F3: a round size drawn for the round
+        cards = 1 + below(rng, DEAL_STREAM, p.max_cards)
+    rest = deal_hands(rng, DEAL_STREAM, p.deck, hands, dealer + 1, players, cards)
     turned = nth_card(rest, below(rng, DEAL_STREAM, popcount(rest))) if rest else -1
-    _begin(slots, hands, dealt, bids, won, dealer, cards, turned, fixed_trump)
+    _begin(slots, hands, dealt, bids, won, dealer, cards, turned, p.fixed_trumps[sub])
 
 
 @njit(cache=True, inline="always")
@@ -198,9 +280,9 @@ def redeal(slots, hands, dealt, bids, won, rng, streams: np.ndarray, fixed_trump
 @njit(cache=True)
 def deal(s: State, p: Params, seed: np.uint64, unit: int, sub: int, dealer: int) -> None:
     """Round ``sub`` of unit ``unit``: seed the streams, choose the dealer (random if < 0; drawn either way), deal
-    ``p.schedule[sub]`` cards each (B3), turn up a card (B4), and start."""
-    deal_arrays(s.slots, s.hands, s.dealt, s.bids, s.won, s.rng, seed, unit, sub, dealer, p.schedule[sub],
-                p.fixed_trumps[sub])  # fmt: skip
+    ``p.schedule[sub]`` cards each from ``p.deck`` (B3; DRAW: a number drawn first, F3), turn up a card (B4), and
+    start."""
+    deal_arrays(s.slots, s.hands, s.dealt, s.bids, s.won, s.rng, p, seed, unit, sub, dealer)
 
 
 @njit(cache=True)
@@ -335,7 +417,7 @@ def store_bids(slots: np.ndarray, players: int, seat: int, n_bids: int, total: i
 @njit(cache=True, inline="always")
 def step(slots: np.ndarray, hands: np.ndarray, bids: np.ndarray, won: np.ndarray, log: np.ndarray,
          plus_minus_one: bool, action: int) -> bool:  # fmt: skip
-    """``apply`` on the State's arrays: the one code that advances a Wizard round (hot loops call it with arrays
+    """``apply`` on the State's arrays: the one code that advances a round (hot loops call it with arrays
     unpacked once; numba counts references of every array of a NamedTuple at each call that passes it)."""
     d, seat = slots[PHASE], slots[MOVER]
     players = hands.shape[0]
@@ -384,13 +466,13 @@ def bid_seen(s: State, p: Params, viewer: int, seat: int) -> bool:
 
 @njit(cache=True)
 def scores(s: State, p: Params, out: np.ndarray) -> None:
-    """B8: every seat's score of the finished round into ``out`` (int64[players])."""
+    """B8/F6: every seat's score of the finished round into ``out`` (int64[players])."""
     for seat in range(s.hands.shape[0]):
-        out[seat] = score(s.bids[seat], s.won[seat])
+        out[seat] = score(scoring(p), s.bids[seat], s.won[seat])
 
 
 # The round's invariants that ``check`` tests after every step under ``--check`` (returns 1 + the broken one's index).
-CHECKS = ("the dealt hands are disjoint, CARDS each, without the turned card",
+CHECKS = ("the dealt hands are disjoint, CARDS each, of the deck, without the turned card",
           "each seat holds its dealt cards less those it played", "the tricks taken add up to the tricks played",
           "the bids made are 0..CARDS and add up to BID_TOTAL")  # fmt: skip
 
@@ -404,6 +486,8 @@ def check(s: State, p: Params) -> int:
         union |= s.dealt[seat]
         count += popcount(s.dealt[seat])
     if popcount(union) != count or count != players * cards or (slots[TURNED] >= 0 and union & bit(slots[TURNED])):
+        return 1
+    if union & ~p.deck:
         return 1
     n_played = slots[N_PLAYED]
     for seat in range(players):

@@ -1,6 +1,6 @@
-"""The compiled Wizard drivers (RULES.md B2-B9), loops over the round's state machine (``state.py``): ``run`` lets
-the built-in bots play on (``ask`` at a strong or numba bot's seat), ``simulate_games`` plays batches of single
-rounds or whole games; and the Python bot protocol's Observation.
+"""The compiled drivers of the exact-tricks family (RULES.md B2-B9, F2-F7), loops over the round's state machine
+(``state.py``): ``run`` lets the built-in bots play on (``ask`` at a strong or numba bot's seat), ``simulate_games``
+plays batches of single rounds or whole games; and the Python bot protocol's Observation.
 """
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit, prange
 
-import bots.wizard as builtin
+import bots.exact_tricks as builtin
 import cardsim.audit as audit
 from cardsim.arrays import copy_rows
 from cardsim.deal import Work
 from cardsim.errors import BotFailure
-from cardsim.games.generic import ask, register, round_dealer, run_checked
-from cardsim.games.wizard.rules import score
-from cardsim.games.wizard.state import (
+from cardsim.games.exact_tricks.rules import score
+from cardsim.games.exact_tricks.state import (
     BIDDING,
+    CARDS,
     DEALER,
     TRUMP_SUIT,
     TURNED,
@@ -34,9 +34,11 @@ from cardsim.games.wizard.state import (
     new_state,
     observe,
     redeal,
+    scoring,
     step,
     to_move,
 )
+from cardsim.games.generic import ask, register, round_dealer, run_checked
 
 BLOCK = 64  # rounds or games per parallel work item
 SUIT_LETTERS = "SHDC"
@@ -58,13 +60,13 @@ def run(s: State, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | 
     for seat in range(hands.shape[0]):
         if bots[seat, 0] < 0 or bots[seat, 0] >= builtin.MC:  # a Python, strong or numba bot
             stops |= 1 << seat
-    seats = builtin.Seats(bots, stops, pm1)
+    seats = builtin.Seats(bots, stops, builtin.game_data(p))
     while True:
         seat = builtin.run_builtin(slots, hands, bids, won, log, rng, seats, None)
         if seat < 0 or bots[seat, 0] < 0:
             return seat
         if not step(slots, hands, bids, won, log, pm1, ask(s, p, bots[seat], seat, strong_bots, users)):
-            raise BotFailure("a strong or numba wizard bot chose an illegal action")
+            raise BotFailure("a strong or numba bot chose an illegal action")
 
 
 class Out(NamedTuple):
@@ -82,11 +84,11 @@ class Out(NamedTuple):
 def simulate_games(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
                    checks: np.ndarray | None, out: Out, work_item: Any) -> None:  # fmt: skip
     """Units ``work.start ..`` of seed ``work.seed`` in parallel, each a game of ``len(p.schedule)`` rounds (round
-    r deals p.schedule[r] cards; stream (seed, unit, r)). A single round is a one-round schedule. ``strong_bots``,
-    ``users``: see ``ask``. ``checks``: None, or int64[units] that counts the steps checked (``run_checked``; none
-    compiled for None). ``work_item``: ``play_block`` as a first-class function (``Game.simulate``). ``bots``:
-    float64[seatings * players, 5], the bot tables of one or more seatings one under the other
-    (``Game.run_rotations``); unit u of seating k is ``out[k * count + u]``."""
+    r deals p.schedule[r] cards, or a drawn number: ``state.deal``; stream (seed, unit, r)). A single round is a
+    one-round schedule. ``strong_bots``, ``users``: see ``ask``. ``checks``: None, or int64[units] that counts the
+    steps checked (``run_checked``; none compiled for None). ``work_item``: ``play_block`` as a first-class function
+    (``Game.simulate``). ``bots``: float64[seatings * players, 5], the bot tables of one or more seatings one under
+    the other (``Game.run_rotations``); unit u of seating k is ``out[k * count + u]``."""
     count = out.dealers.shape[0] // (bots.shape[0] // p.players)
     for block in prange((count + BLOCK - 1) // BLOCK):
         work_item(Work(work.seed, work.start, work.games, np.uint64(block)), p, bots, strong_bots, users, checks, out)
@@ -109,26 +111,26 @@ def play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users:
     s = new_state(players)
     slots, hands, dealt, bid, won, log, rng, _ = s
     streams = rng.copy()  # the deal's streams right after it (``redeal``)
-    schedule, fixed = p.schedule, p.fixed_trumps
-    once = seatings > 1 and schedule.shape[0] == 1  # single rounds: dealt once for every seating
+    rounds, fixed, coefficients = p.schedule.shape[0], p.fixed_trumps, scoring(p)
+    once = seatings > 1 and rounds == 1  # single rounds: dealt once for every seating
     for g in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
         for seating in range(seatings):
             table, u = bots[seating * players : (seating + 1) * players], seating * count + g
-            seats = builtin.Seats(table, np.int64(0), p.plus_minus_one)  # no stop: a batch seats compiled bots only
-            for r in range(schedule.shape[0]):
+            seats = builtin.Seats(table, np.int64(0), builtin.game_data(p))  # no stop: a batch seats compiled bots
+            for r in range(rounds):
                 if seating > 0 and once:
                     redeal(slots, hands, dealt, bid, won, rng, streams, fixed[r])
                 else:
                     dealer = round_dealer(dealers[u, 0], r, players)  # B2: the deal rotates (once a round)
-                    deal_arrays(slots, hands, dealt, bid, won, rng, seed, start + g, r, dealer, schedule[r], fixed[r])
+                    deal_arrays(slots, hands, dealt, bid, won, rng, p, seed, start + g, r, dealer)
                     if once:
                         copy_rows(streams, rng, rng.shape[0])
                 if strong_bots is None and users is None and checks is not None:
                     row = checks[u]  # one view (each costs atomic reference counts)
-                    audit_deal(row, dealt, schedule[r], slots[TURNED])
+                    audit_deal(row, dealt, slots[CARDS], slots[TURNED])
                     builtin.run_builtin(slots, hands, bid, won, log, rng, seats, row)
-                    if audit.end(row, players, players * schedule[r]):
-                        raise BotFailure("a wizard round broke an invariant (--check)")
+                    if audit.end(row, players, players * slots[CARDS]):
+                        raise BotFailure("a round broke an invariant (--check)")
                 elif checks is not None:
                     checks[u, audit.STEPS] += np.uint64(run_checked(s, p, table, strong_bots, users))
                 elif strong_bots is None and users is None:
@@ -138,7 +140,7 @@ def play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users:
                 dealers[u, r], turned[u, r], trumps[u, r] = slots[DEALER], slots[TURNED], slots[TRUMP_SUIT]
                 for seat in range(players):
                     bids[u, r, seat], tricks[u, r, seat] = bid[seat], won[seat]
-                    points[u, r, seat] = score(bid[seat], won[seat])
+                    points[u, r, seat] = score(coefficients, bid[seat], won[seat])
 
 
 # --- the bot protocol ---------------------------------------------------------

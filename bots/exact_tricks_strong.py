@@ -1,7 +1,8 @@
-"""Strong compiled Wizard bots (issue 6): ``mc``, a Monte Carlo bidder with a determinized (PIMC) card player,
-and ``ismcts``, the same bidder with an information-set MCTS card player (``ismcts_play``); and ``omniscient``,
-which cheats (a reference for the honest bots): it sees every bid, bids as ``mc`` with the true deal as its one
-sample, and plays as ``ismcts`` with the true deal in every iteration (MCTS on the perfect-information game).
+"""Strong compiled bots of the exact-tricks family (issue 6), for any deck of it: ``mc``, a Monte Carlo bidder with a
+determinized (PIMC) card player, and ``ismcts``, the same bidder with an information-set MCTS card player
+(``ismcts_play``); and ``omniscient``, which cheats (a reference for the honest bots): it sees every bid, bids as
+``mc`` with the true deal as its one sample, and plays as ``ismcts`` with the true deal in every iteration (MCTS on
+the perfect-information game).
 
 ``act`` asks them at their seat of a round ``State``: they get only the seat's view ``state.observe(s, p, seat)``
 (its own hand, the turned card and trump, the bids it may see under B5, every seat's tricks, and every card
@@ -30,7 +31,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from bots.wizard import (
+from bots.exact_tricks import (
     ISMCTS_V1,
     MC,
     MC_V1,
@@ -44,17 +45,17 @@ from cardsim.arrays import copy_items
 from cardsim.cards import bit, lowest_card, popcount
 from cardsim.deal import seat_after
 from cardsim.decisions import BID, TRUMP
-from cardsim.games.wizard.rules import (
+from cardsim.games.exact_tricks.rules import (
     DECK_SIZE,
-    FULL_DECK,
     NO_SUIT,
     SUIT_MASK,
     SUIT_OF,
     led_after,
     legal_mask,
     score,
+    score_range,
 )
-from cardsim.games.wizard.state import (
+from cardsim.games.exact_tricks.state import (
     BID_TOTAL,
     CARDS,
     DEALER,
@@ -69,6 +70,7 @@ from cardsim.games.wizard.state import (
     load_trick,
     observe,
     play_card,
+    scoring,
 )
 from cardsim.infoset import observe_play, reveal_void, sample_view, true_deals
 from cardsim.search import backpropagate, best_card, expand, new_tree, select
@@ -77,19 +79,21 @@ _ZERO = np.uint64(0)
 
 
 @njit(cache=True)
-def view_infoset(seat: int, hand: np.uint64, players: int, cards: int, turned: int, log: np.ndarray, n_played: int):
-    """What ``seat`` knows of the hidden cards as ``(unseen, counts, forbidden, known)`` (see ``cardsim.infoset``).
+def view_infoset(deck: np.uint64, seat: int, hand: np.uint64, players: int, cards: int, turned: int, log: np.ndarray,
+                 n_played: int):  # fmt: skip
+    """What ``seat`` knows of the hidden cards of ``deck`` as ``(unseen, counts, forbidden, known)`` (see
+    ``cardsim.infoset``).
 
-    Seats 0..players-1 hold ``cards`` less their plays; entry ``players`` is the undealt stack (B3). Seen: the
-    own hand, the turned card (B4) and the ``n_played`` cards of ``log`` (rows ``(seat, card)`` in play order,
-    ``players`` per trick). A suit card of another suit than the led one reveals a void in the led suit (B6);
-    Wizards and Jesters reveal nothing, nor does any card while no suit is led (only Jesters so far, or a Wizard
-    first).
+    Seats 0..players-1 hold ``cards`` less their plays; entry ``players`` is the undealt stack (B3: the rest of the
+    deck). Seen: the own hand, the turned card (B4) and the ``n_played`` cards of ``log`` (rows ``(seat, card)`` in
+    play order, ``players`` per trick). A suit card of another suit than the led one reveals a void in the led suit
+    (B6); Wizards and Jesters reveal nothing, nor does any card while no suit is led (only Jesters so far, or a
+    Wizard first).
     """
     counts = np.full(players + 1, cards, np.int64)
     counts[seat] = cards - popcount(hand)  # the own plays below bring it to 0
-    counts[players] = DECK_SIZE - players * cards - (1 if turned >= 0 else 0)
-    unseen = FULL_DECK & ~hand
+    counts[players] = popcount(deck) - players * cards - (1 if turned >= 0 else 0)
+    unseen = deck & ~hand
     if turned >= 0:
         unseen &= ~bit(turned)
     forbidden = np.zeros(players + 1, np.uint64)
@@ -126,6 +130,7 @@ class Rollout(NamedTuple):
     cards: int  # the round's cards (= its tricks)
     v1: bool  # as Means.v1
     log: np.ndarray  # int64[1, 2]: where ``state.play_card`` notes each card (a play-out keeps no record)
+    deck: np.uint64  # the cards in play (Params.deck), for the heuristic's count
 
 
 class Registers(NamedTuple):
@@ -171,21 +176,21 @@ def play_out(r: Rollout, at: Registers, seen: np.uint64) -> None:
     while at.seat >= 0:
         seat = at.seat
         legal = legal_mask(hands[seat], at.led)
-        card = card_of_heuristic(r.v1, hands[seat], legal, seen, at.led, at.top_key, at.pos, players, r.trump,
+        card = card_of_heuristic(r.v1, r.deck, hands[seat], legal, seen, at.led, at.top_key, at.pos, players, r.trump,
                                  bids[seat] - won[seat])  # fmt: skip
         seen |= bit(card)
         at = _play(r, at, card)
 
 
 @njit(cache=True)
-def _deals(v: State, seat: int, me: Means, samples: int) -> np.ndarray:
+def _deals(v: State, p: Params, seat: int, me: Means, samples: int) -> np.ndarray:
     """``samples`` uniform deals of the info set of ``seat`` (its view ``v``) as [sample, seat], the stack last;
     for the cheating ``omniscient`` bot (``me.truth`` the true piles) that many copies of the truth."""
     if me.truth.shape[0]:
         return true_deals(me.truth, samples)
     sl = v.slots
     players, n_played = v.hands.shape[0], sl[N_PLAYED]
-    unseen, counts, forbidden, known = view_infoset(seat, v.hands[seat], players, sl[CARDS], sl[TURNED], v.log,
+    unseen, counts, forbidden, known = view_infoset(p.deck, seat, v.hands[seat], players, sl[CARDS], sl[TURNED], v.log,
                                                     n_played)  # fmt: skip
     deals = np.empty((samples, players + 1), np.uint64)
     sample_view(me.sampler, me.rng, me.stream, (unseen, counts, forbidden, known), deals, seat, n_played)
@@ -200,7 +205,7 @@ def mc_bid(v: State, p: Params, seat: int, me: Means, samples: int) -> int:
     sl = v.slots
     players, cards, trump, turned, dealer = v.hands.shape[0], sl[CARDS], sl[TRUMP_SUIT], sl[TURNED], sl[DEALER]
     hand, bids = v.hands[seat], v.bids
-    deals = _deals(v, seat, me, samples)
+    deals = _deals(v, p, seat, me, samples)
     mine = 0
     total_seen = 0
     for i in range(players):
@@ -218,7 +223,7 @@ def mc_bid(v: State, p: Params, seat: int, me: Means, samples: int) -> int:
     seen = bit(turned) if turned >= 0 else _ZERO
     # typed values, not literals: one compile of play_out for every caller
     start = Registers(leader, np.int64(0), np.int64(NO_SUIT), np.bool_(False), np.int64(-1), leader, np.int64(0))
-    r = Rollout(hands, guess, won, trump, cards, me.v1, np.empty((1, 2), np.int64))
+    r = Rollout(hands, guess, won, trump, cards, me.v1, np.empty((1, 2), np.int64), p.deck)
     for j in range(samples):
         for b in range(cards + 1):
             if b == refused:
@@ -232,14 +237,14 @@ def mc_bid(v: State, p: Params, seat: int, me: Means, samples: int) -> int:
                     guess[s] = bids[s]
                 else:
                     last = p.plus_minus_one and i == players - 1 and total <= cards
-                    guess[s] = bid_of_heuristic(me.v1, deals[j, s], trump, players, cards, i,
+                    guess[s] = bid_of_heuristic(me.v1, p.tables, deals[j, s], trump, players, cards, i,
                                                 cards - total if last else -1)  # fmt: skip
                 total += guess[s]
                 hands[s] = deals[j, s]
                 won[s] = 0
             hands[seat] = hand
             play_out(r, start, seen)
-            sums[b] += score(b, won[seat])
+            sums[b] += score(scoring(p), b, won[seat])
     best = -1
     for b in range(cards + 1):
         if b != refused and (best < 0 or sums[b] > sums[best]):
@@ -248,7 +253,7 @@ def mc_bid(v: State, p: Params, seat: int, me: Means, samples: int) -> int:
 
 
 @njit(cache=True)
-def _guesses(v: State, seat: int, deals: np.ndarray, v1: bool) -> np.ndarray:
+def _guesses(v: State, p: Params, seat: int, deals: np.ndarray, v1: bool) -> np.ndarray:
     """Every seat's bid in each sampled deal: the real one where the seat sees it in its view ``v`` (its own
     always), else the heuristic's bid for that seat's sampled whole hand (its cards left and its plays) from its
     bidding position after the dealer (``heuristic_v1``'s with ``v1``)."""
@@ -267,8 +272,8 @@ def _guesses(v: State, seat: int, deals: np.ndarray, v1: bool) -> np.ndarray:
                 dealt[v.log[k, 0]] |= bit(v.log[k, 1])
             for s in range(players):
                 if v.bids[s] < 0 and s != seat:
-                    guess[j, s] = bid_of_heuristic(v1, dealt[s], trump, players, cards, (s - dealer - 1) % players,
-                                                   np.int64(-1))  # fmt: skip
+                    guess[j, s] = bid_of_heuristic(v1, p.tables, dealt[s], trump, players, cards,
+                                                   (s - dealer - 1) % players, np.int64(-1))  # fmt: skip
     return guess
 
 
@@ -283,11 +288,11 @@ def _card_decision(v: State, p: Params, seat: int, me: Means, samples: int) -> t
     at = Registers(seat, pos, led, decided, top_key, winner, trick)
     hand, legal = v.hands[seat], legal_cards(v, p)
     seen = seen_cards(sl[TURNED], v.log, n_played)
-    fallback = card_of_heuristic(me.v1, hand, legal, seen, led, top_key, pos, players, trump,
+    fallback = card_of_heuristic(me.v1, p.deck, hand, legal, seen, led, top_key, pos, players, trump,
                                  v.bids[seat] - v.won[seat])  # fmt: skip
     if popcount(legal) > 1:
-        deals = _deals(v, seat, me, samples)
-        return at, legal, seen, fallback, deals, _guesses(v, seat, deals, me.v1)
+        deals = _deals(v, p, seat, me, samples)
+        return at, legal, seen, fallback, deals, _guesses(v, p, seat, deals, me.v1)
     return at, legal, seen, fallback, np.empty((0, players + 1), np.uint64), np.empty((0, players), np.int64)
 
 
@@ -302,7 +307,7 @@ def pimc_play(v: State, p: Params, seat: int, me: Means, samples: int) -> int:
     players, trump, cards = v.hands.shape[0], v.slots[TRUMP_SUIT], v.slots[CARDS]
     hand = v.hands[seat]
     r = Rollout(np.empty(players, np.uint64), np.empty(players, np.int64), np.empty(players, np.int64), trump, cards,
-                me.v1, np.empty((1, 2), np.int64))  # fmt: skip
+                me.v1, np.empty((1, 2), np.int64), p.deck)  # fmt: skip
     best, best_total = fallback, -(1 << 62)
     rest = legal ^ bit(fallback)
     card = fallback
@@ -311,7 +316,7 @@ def pimc_play(v: State, p: Params, seat: int, me: Means, samples: int) -> int:
         for j in range(samples):
             _sample(r, deals, guess, j, hand, seat, v.won)
             play_out(r, _play(r, at, card), seen | bit(card))
-            total += score(guess[j, seat], r.won[seat])
+            total += score(scoring(p), guess[j, seat], r.won[seat])
         if total > best_total:
             best, best_total = card, total
         if rest == _ZERO:
@@ -334,10 +339,11 @@ def ismcts_play(v: State, p: Params, seat: int, me: Means, iterations: int, c: f
     tree = new_tree(iterations + 1, np.int64(DECK_SIZE))
     path = np.empty(cards * players + 1, np.int64)
     r = Rollout(np.empty(players, np.uint64), np.empty(players, np.int64), np.empty(players, np.int64), trump, cards,
-                me.v1, np.empty((1, 2), np.int64))  # fmt: skip
+                me.v1, np.empty((1, 2), np.int64), p.deck)  # fmt: skip
     hands, tally = r.hands, r.won
     rewards = np.empty(players)
-    low, span = -10.0 * cards, 20.0 + 20.0 * cards  # B8: scores lie in -10 cards .. 20 + 10 cards
+    lowest, highest = score_range(scoring(p), cards)  # B8: -10 cards .. 20 + 10 cards
+    low, span = float(lowest), float(highest - lowest)
     for j in range(iterations):
         _sample(r, deals, guess, j, hand, seat, v.won)
         at, seen = at0, seen0
@@ -356,7 +362,7 @@ def ismcts_play(v: State, p: Params, seat: int, me: Means, iterations: int, c: f
                 break
         play_out(r, at, seen)
         for s in range(players):
-            rewards[s] = (score(guess[j, s], tally[s]) - low) / span
+            rewards[s] = (score(scoring(p), guess[j, s], tally[s]) - low) / span
         backpropagate(tree, path, depth, rewards)
     best = best_card(tree, legal)
     return best if best >= 0 else fallback
@@ -386,11 +392,11 @@ def _v1(row: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def true_piles(s: State) -> np.ndarray:
+def true_piles(s: State, p: Params) -> np.ndarray:
     """The cards each seat still holds and, last, the undealt stack (uint64[players + 1]): all ``omniscient`` sees."""
     players = s.hands.shape[0]
     truth = np.empty(players + 1, np.uint64)
-    truth[players] = FULL_DECK if s.slots[TURNED] < 0 else FULL_DECK & ~bit(s.slots[TURNED])
+    truth[players] = p.deck if s.slots[TURNED] < 0 else p.deck & ~bit(s.slots[TURNED])
     for seat in range(players):
         truth[seat] = s.hands[seat]
         truth[players] &= ~s.dealt[seat]
@@ -411,7 +417,7 @@ def act(row: np.ndarray, s: State, p: Params, seat: int, sampler: Any) -> int:
     if cheat:
         copy_items(v.bids, s.bids, s.bids.shape[0])
         v.slots[BID_TOTAL] = s.slots[BID_TOTAL]
-    truth = true_piles(s) if cheat else np.empty(0, np.uint64)
+    truth = true_piles(s, p) if cheat else np.empty(0, np.uint64)
     me = Means(bot_stream(s, seat), np.int64(0), truth, _v1(row), sampler)  # stream 0: not the literal (ismcts_play)
     if v.slots[PHASE] == BID:
         return bid(row, v, p, seat, me)
