@@ -27,6 +27,13 @@ reference keeps, e.g. Wizard's exact bids, and the wins) are even identical,
 which they are while the engine deals and draws as the C program does. A game
 whose reference plays single rounds only (Differenzler) is compared in rounds
 mode only (its games are other units than its single rounds).
+
+``--openspiel`` times the game's OpenSpiel counterpart (``GameInfo.openspiel``:
+Oh Hell's ``oh_hell``) in the same run: its own C++ loop, one
+``pyspiel.evaluate_bots`` call per round with uniform random bots, on single
+rounds of ``--cards`` among ``--players`` (``openspiel_speed.py``; open-spiel is
+a dev extra). It reports ``openspiel_rounds_per_s`` and ``ratio_to_openspiel``
+= engine rate per thread / OpenSpiel's.
 """
 
 from __future__ import annotations
@@ -197,7 +204,9 @@ def measure(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dict:
     if args.reference and reference is None:
         referenced = [name for name in GAMES if game_info(name).reference is not None]
         parser.error(f"--reference: there are C references for {' and '.join(referenced)} only")
-    options = {"players": args.players, "rules": args.rule + ([f"cards={args.cards}"] if args.cards else []) or None}
+    if args.openspiel and game_info(game).openspiel is None:
+        parser.error(f"--openspiel: {game} has no OpenSpiel counterpart")
+    options = {"players": args.players, "rules": rule_items(args, game) or None}
     options.update(seed=args.seed, threads=args.threads, progress=False)
 
     def play(count: int):
@@ -274,12 +283,37 @@ def measure(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dict:
         lineup = [b.strip() for b in args.bots.split(",")]
         if set(lineup) == {"random"} and size in reference.argv:  # the same units, the same draws
             report.update(compare(result.summary, ref, get_game(game).score, reference.counts, games_mode))
+    if args.openspiel:
+        report.update(openspiel_report(args, get_game(game), report["rounds_per_s"]))
     return report
 
 
 def ruled(args: argparse.Namespace, game: Any) -> Any:
     """The rules of the run (``--players``, ``--rule``, ``--cards``), as the engine makes them."""
-    return game.make_rules(args.rule + ([f"cards={args.cards}"] if args.cards else []), args.players)
+    return game.make_rules(rule_items(args, game.name), args.players)
+
+
+def rule_items(args: argparse.Namespace, game: str) -> list[str]:
+    """``--rule`` items, with ``--cards`` as the rule it stands for in ``game`` (its ``cards_rule``)."""
+    from cardsim.games import game_info
+
+    return args.rule + ([f"{game_info(game).cards_rule}={args.cards}"] if args.cards else [])
+
+
+def openspiel_report(args: argparse.Namespace, game: Any, rounds_per_s: float) -> dict:
+    """OpenSpiel's own loop on the same rules (``openspiel_speed.measure``: ``evaluate_bots`` with uniform random
+    bots, one call per round), best of ``--repeat``, and the engine's rounds/s per thread over it."""
+    from openspiel_speed import measure as openspiel_measure
+
+    from cardsim.errors import CardsimError
+    from cardsim.games import game_info
+
+    rules = ruled(args, game)
+    if game_info(game.name).openspiel is None or args.games or rules.round_cards < 1:
+        raise CardsimError("--openspiel times single rounds of a fixed size: give --rounds and --cards")
+    other = openspiel_measure(rules.players, rules.round_cards, min(args.rounds, 200_000), args.repeat)
+    return {"openspiel_rounds_per_s": other["rounds_per_s"], "openspiel": other["open_spiel"],
+            "ratio_to_openspiel": round(rounds_per_s / args.threads / other["rounds_per_s"], 1)}  # fmt: skip
 
 
 def show(report: dict) -> str:
@@ -310,6 +344,10 @@ def show(report: dict) -> str:
         if "reference_agrees" in report:
             same = "identical sums" if report["reference_identical"] else f"z = {report['reference_z']}"
             rows.append(("C agrees with engine", f"{'yes' if report['reference_agrees'] else 'NO'}  ({same})"))
+    if "openspiel_rounds_per_s" in report:
+        rows.append(("OpenSpiel rounds/s", f"{report['openspiel_rounds_per_s']:,}  (open-spiel {report['openspiel']}, "
+                     "its C++ loop, random bots)"))  # fmt: skip
+        rows.append(("ratio to OpenSpiel", f"{report['ratio_to_openspiel']}x  (engine per thread / OpenSpiel)"))
     width = max(len(name) for name, _ in rows)
     return "\n".join(lines + [f"  {name:<{width}}  {value}" for name, value in rows])
 
@@ -324,11 +362,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, help="players, where the game allows a choice")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
     parser.add_argument("--cards", type=int, help="cards per player in single rounds, where the game has the rule "
-                        "(--rule cards=K)")
+                        "(--rule cards=K, or as the game's cards_rule names it)")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     parser.add_argument("--reference", action="store_true", help="also run the C reference")
     parser.add_argument("--repeat", type=int, default=1, help="time engine and C reference this often; report the best")
+    parser.add_argument("--openspiel", action="store_true", help="also time the game's OpenSpiel counterpart's own "
+                        "loop (the dev extra open-spiel; benchmarks/openspiel_speed.py), single rounds of --cards")
     parser.add_argument("--cold", action="store_true", help="compile into an empty numba cache (full compile time)")
     args = parser.parse_args(argv)
     if args.repeat < 1:

@@ -89,8 +89,8 @@ def _parser() -> argparse.ArgumentParser:
                          "stored with the results")  # fmt: skip
         sub.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
         sub.add_argument("--players", type=int, help=f"number of players: {players_help()}")
-        sub.add_argument("--cards", type=positive_int, help="cards per player in single rounds, in a game with the "
-                         "rule cards=K (cardsim info GAME lists its rules)")
+        sub.add_argument("--cards", type=positive_int, help="cards per player in single rounds, in a game with such "
+                         "a rule (cards=K, or as the game names it; cardsim info GAME lists its rules)")
         sub.add_argument("--json", action="store_true", help="print JSON instead of text")
         sub.add_argument("--check", action="store_true", help="also check every round's invariants after every step "
                          "(cards conserved, points and tricks adding up, observations honest): same numbers, slower")
@@ -268,8 +268,8 @@ def _integer(text: str) -> int:
 
 
 def _rules(args: argparse.Namespace) -> list[str]:
-    """--rule items, with --cards as the rule it stands for."""
-    return args.rule + ([f"cards={args.cards}"] if args.cards else [])
+    """--rule items, with --cards as the rule it stands for (the game's ``cards_rule``)."""
+    return args.rule + ([f"{game_info(args.game).cards_rule}={args.cards}"] if args.cards else [])
 
 
 def _simulate(args: argparse.Namespace) -> None:

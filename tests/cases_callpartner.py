@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import reference_callpartner as ref
 
+from cardsim.games.callpartner import state as st
+
 SHOWN = ()  # no shown card; the kitty is a pile of its own (tests/conftest.py)
+# the state's fields tests/test_state_input.py tampers with: trump slot, count of tricks (or cards) played, the array
+# of cards played, the seeded bits, the key; and new_round's keyword of the shown card (may it be None?)
+STATE_FIELDS = {"trump": st.TRUMP, "played": st.CARDS, "history": "log", "seeded": st.SEEDED, "key": st.SEED}
+SHOWN_KEYWORD, SHOWN_MAY_BE_NONE = "kitty", False
 
 
 def check_scores(record: dict) -> None:

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import reference_differenzler as ref
 
+from cardsim.games.differenzler import state as st
+
 SHOWN = ("trump_card",)  # the record's shown cards: the dealer's trump card stays in its hand
+# the state's fields tests/test_state_input.py tampers with: trump slot, count of tricks (or cards) played, the array
+# of cards played, the seeded bits, the key; and new_round's keyword of the shown card (may it be None?)
+STATE_FIELDS = {"trump": st.TRUMP, "played": st.TRICK, "history": "history", "seeded": st.SEEDED, "key": st.SEED}
+SHOWN_KEYWORD, SHOWN_MAY_BE_NONE = "trump_card", False
 
 
 def check_scores(record: dict) -> None:

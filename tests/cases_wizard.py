@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import reference_wizard as ref
 
+from cardsim.games.exact_tricks import state as st
+
 SHOWN = ("turned_card",)  # the record's shown cards: the turned card, in no hand (None when none was left)
+# the state's fields tests/test_state_input.py tampers with: trump slot, count of tricks (or cards) played, the array
+# of cards played, the seeded bits, the key; and new_round's keyword of the shown card (may it be None?)
+STATE_FIELDS = {"trump": st.TRUMP_SUIT, "played": st.N_PLAYED, "history": "log", "seeded": st.BOT_SEEDED,
+                "key": st.SEED}  # fmt: skip
+SHOWN_KEYWORD, SHOWN_MAY_BE_NONE = "turned", True  # B3: a round may deal the whole deck
 
 
 def check_scores(record: dict) -> None:

@@ -38,7 +38,7 @@ def load_script(path: str) -> ModuleType:
 
 def cases(game: str) -> ModuleType:
     """The game's part of these helpers, ``tests/cases_<game>.py``: ``check_scores``, ``start_of`` and ``SHOWN``
-    (the record's fields of shown cards)."""
+    (the record's fields of shown cards); ``deck_names(record)`` where the rules may shrink the deck."""
     return importlib.import_module(f"cases_{game}")
 
 
@@ -64,7 +64,8 @@ def redeal_hidden(record: dict, seat: int, played: list[set[str]], sees_kitty: b
     fixed = [set(h) if s == seat else set(played[s]) & h | shown & h for s, h in enumerate(hands)]
     fixed_kitty = kitty if sees_kitty else kitty & set().union(*played)
     pools = [h - f for h, f in zip(hands, fixed, strict=True)]
-    undealt = set(get_game(record["game"]).deck.card_names) - set().union(*hands) - kitty - shown
+    deck = getattr(cases(record["game"]), "deck_names", lambda _: set(get_game(record["game"]).deck.card_names))
+    undealt = deck(record) - set().union(*hands) - kitty - shown
     hidden = sorted(set().union(*pools) | (kitty - fixed_kitty) | undealt)
     rng.shuffle(hidden)
     for s, pool in enumerate(pools):

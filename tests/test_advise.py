@@ -16,7 +16,8 @@ from cardsim.advise import advise, bid_figures, bid_table
 from cardsim.cards import JASS36, WIZARD60
 from cardsim.cli import main
 from cardsim.games.differenzler import advise as differenzler_advice
-from cardsim.games.wizard import advise as wizard_advice
+from cardsim.games.exact_tricks import advise as family_advice
+from cardsim.games.exact_tricks.rules import FULL_DECK
 from cardsim.rng import seed_streams
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,7 +79,7 @@ def test_wizard_completions_keep_the_hand_and_turn_a_card_of_the_given_choice():
     turn_from = np.uint64(WIZARD60.suit_mask(0) & ~int(hand))
     for sample in range(300):
         seed_streams(rng, np.uint64(5), sample, 0)
-        turned = wizard_advice.deal_completion(rng, hand, 1, 5, turn_from, hands)
+        turned = family_advice.deal_completion(rng, FULL_DECK, hand, 1, 5, turn_from, hands)
         assert hands[1] == hand and int(turn_from) >> turned & 1
         union = 0
         for s in range(5):

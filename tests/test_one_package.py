@@ -32,6 +32,7 @@ ALLOWED = {  # module -> why it may name games
     "bots/examples.py": "one example Python bot per game, for users to copy (its docs and the tests run them)",
     "bots/numba_examples.py": "one example numba bot per game, for users to copy (its docs and the tests run them)",
     "benchmarks/sealed_overhead.py": "times the README's Differenzler bot, whose source it quotes",
+    "benchmarks/openspiel_speed.py": "times OpenSpiel's own oh_hell loop, the counterpart a GameInfo.openspiel names",
 }
 
 

@@ -22,21 +22,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import check_scores, start_of
+from conftest import cases, check_scores, start_of
 
 from cardsim import CardsimError, Round, new_game, new_round
 from cardsim.games import GAMES, get_game
-from cardsim.games.callpartner import state as cps
-from cardsim.games.differenzler import state as ds
-from cardsim.games.exact_tricks import state as ws
 
 ROOT = Path(__file__).resolve().parent.parent
-# Per game: the slot of the trump suit, of the count of tricks (or cards) played, and the array of cards played.
-TRUMP = {"differenzler": ds.TRUMP, "wizard": ws.TRUMP_SUIT, "callpartner": cps.TRUMP}
-PLAYED = {"differenzler": ds.TRICK, "wizard": ws.N_PLAYED, "callpartner": cps.CARDS}
-HISTORY = {"differenzler": "history", "wizard": "log", "callpartner": "log"}
-SEEDED = {"differenzler": ds.SEEDED, "wizard": ws.BOT_SEEDED, "callpartner": cps.SEEDED}
-KEY = {"differenzler": ds.SEED, "wizard": ws.SEED, "callpartner": cps.SEED}
+# Per game (its tests/cases_<game>.py): the slot of the trump suit, of the count of tricks (or cards) played, the
+# array of cards played, the seeded bits and the key.
+FIELDS = {game: cases(game).STATE_FIELDS for game in GAMES}
+TRUMP, PLAYED, HISTORY, SEEDED, KEY = ({game: FIELDS[game][name] for game in GAMES}
+                                       for name in ("trump", "played", "history", "seeded", "key"))  # fmt: skip
 EXAMPLES = 8000  # about 3 ms each (25-30 s on one core, most of them refused)
 
 
@@ -81,7 +77,7 @@ def test_a_negative_count_of_predictions_is_refused_naming_the_slot_and_what_is_
 
 def test_a_huge_count_of_wizard_cards_played_is_refused_before_the_games_own_check_reads_it():
     data = json_of("wizard", 9)
-    data["state"]["slots"]["data"][ws.N_PLAYED] = 10**9
+    data["state"]["slots"]["data"][PLAYED["wizard"]] = 10**9
     refused(data, r"state.slots\[15\] \(N_PLAYED\) is 1000000000; allowed 0 to 60")
 
 
@@ -297,7 +293,7 @@ def test_hands_with_a_seed_round_or_game_no_is_a_conflict_named_both_ways():
 def test_every_input_of_a_round_from_given_hands_is_checked(game):
     record = played(game, 0, seed=4, index=1).record()
     good = start_of(record)
-    shown = {"differenzler": "trump_card", "wizard": "turned", "callpartner": "kitty"}[game]
+    shown = cases(game).SHOWN_KEYWORD
     hands = good["hands"]
     wrong = [
         {"hands": "SA SK"}, {"hands": hands[:-1]}, {"hands": [*hands[:-1], 7]},
@@ -306,7 +302,7 @@ def test_every_input_of_a_round_from_given_hands_is_checked(game):
         {"dealer": True}, {"dealer": 1.0}, {"dealer": None}, {"dealer": -1}, {"dealer": len(hands)},
         {shown: True}, {shown: 3.5}, {shown: "XX"}, {shown: [1, 2]}, {"other": 1},
     ]  # fmt: skip
-    if game != "wizard":
+    if not cases(game).SHOWN_MAY_BE_NONE:
         wrong.append({shown: None})
     for change in wrong:
         with pytest.raises(CardsimError):

@@ -13,9 +13,9 @@ from test_wizard_state import redeal_others
 
 import bots.exact_tricks as builtin
 import bots.exact_tricks_strong as strong
+import cardsim.games.exact_tricks.advise
 import cardsim.games.exact_tricks.play
 import cardsim.games.exact_tricks.rules
-import cardsim.games.wizard.advise
 from cardsim.games.exact_tricks import state as st
 from cardsim.games.wizard.game import GAME
 from cardsim.numba_bots import sampler
@@ -142,8 +142,8 @@ def test_a_strong_bot_decides_from_the_view_and_its_own_stream():
             assert strong.act(row, s, p, seat, sampler()) == ask(row, st.observe(t, p, seat), p, seat, me)
 
 
-WIZARD_MODULES = [st, cardsim.games.exact_tricks.rules, cardsim.games.exact_tricks.play, cardsim.games.wizard.advise,
-                  builtin, strong]  # fmt: skip
+WIZARD_MODULES = [st, cardsim.games.exact_tricks.rules, cardsim.games.exact_tricks.play,
+                  cardsim.games.exact_tricks.advise, builtin, strong]  # fmt: skip
 
 
 @pytest.mark.parametrize("module", WIZARD_MODULES, ids=lambda m: m.__name__)

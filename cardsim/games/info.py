@@ -91,3 +91,5 @@ class GameInfo:
     advice: Advice | None = None  # None: no bid advice
     example_bot: str | None = None  # its Python bot class in bots/examples.py (tests, compile_times.py)
     reference: Reference | None = None  # None: no C reference
+    openspiel: str | None = None  # its OpenSpiel game (benchmarks/throughput.py --openspiel times that loop)
+    cards_rule: str = "cards"  # the rule option ``--cards K`` stands for (cards per player in single rounds)

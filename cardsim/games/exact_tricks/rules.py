@@ -29,6 +29,7 @@ SUIT_MASK = np.array([WIZARD60.suit_mask(s) for s in range(4)], np.uint64)
 SUIT_OF = np.array([WIZARD60.suit_of(c) for c in range(DECK_SIZE)], np.int64)
 RANK_OF = np.array([WIZARD60.rank_of(c) for c in range(DECK_SIZE)], np.int64)
 WIZARD_KEY = 100  # above any suit card; the first Wizard keeps the trick (B7)
+TURN_A_CARD = -2  # a round's fixed trump (``fixed_trumps()``): none fixed, turn up the next card (B4, F3)
 DRAW = -1  # cards of a round: drawn uniformly 1..max_cards when it is dealt (F3 num_tricks_fixed=-1)
 
 
@@ -52,6 +53,8 @@ class ExactTricksRules:
     - ``keep_turned``: a card must be left to turn (F3), or a round may deal the whole deck (B3, B4);
     - ``bid_table``: the file in ``bots/`` of the heuristic's calibrated win chances
       (``experiments/calibrate_wizard_bids.py`` writes it for any game of the family);
+    - ``cards_rule``: the option that sets a single round's cards each, and its value that leaves it open (advice
+      takes the hand's size then);
 
     and has the options ``players``, ``plus_minus_one`` (B5; F4's hook), ``bidding`` ("open", "hidden" or "secret",
     B5), ``round_cards`` (a single round's cards each, or ``DRAW``), ``schedule_cards()`` and ``fixed_trumps()`` (a
@@ -61,6 +64,7 @@ class ExactTricksRules:
     scoring: ClassVar[Scoring]
     keep_turned: ClassVar[bool]
     bid_table: ClassVar[str]
+    cards_rule: ClassVar[tuple[str, int]]
 
     @property
     def max_cards(self) -> int:

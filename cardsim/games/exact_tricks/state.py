@@ -71,6 +71,7 @@ from cardsim.games.exact_tricks.rules import (
     MIN_PLAYERS,
     NO_SUIT,
     SUIT_OF,
+    TURN_A_CARD,
     Scoring,
     card_values,
     is_wizard,
@@ -81,7 +82,6 @@ from cardsim.games.exact_tricks.rules import (
 )
 from cardsim.rng import DEAL_STREAM, below, seed_bot_stream, seed_streams
 
-TURN_A_CARD = -2  # fixed trump value: no fixed trump, turn up the next card (B4)
 BIDDING = ("open", "hidden", "secret")  # B5, as Params.bidding 0, 1, 2
 OPEN, HIDDEN, SECRET = 0, 1, 2
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cardsim.errors import CardsimError
-from cardsim.games.exact_tricks.rules import FULL_DECK, NO_SUIT, ExactTricksRules, Scoring
+from cardsim.games.exact_tricks.rules import FULL_DECK, NO_SUIT, TURN_A_CARD, ExactTricksRules, Scoring
 from cardsim.options import check_values, option
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 6  # B2
@@ -29,6 +29,7 @@ class WizardRules(ExactTricksRules):
     scoring = Scoring(20, 10, 0, 10)  # B8: 20 + 10 per trick for an exact bid, else -10 per trick off
     keep_turned = False  # B3/B4: a round may deal all 60 cards (no trump then)
     bid_table = "wizard_bid_table.npy"
+    cards_rule = ("cards", 0)  # a single round's size, and its value for any (all 60 cards)
 
     players: int = option(4, range(MIN_PLAYERS, MAX_PLAYERS + 1), "B2: number of players")
     bidding: str = option("open", ("open", "hidden", "secret"), "B5: bids seen in turn, revealed before play, or never")
@@ -66,4 +67,4 @@ class WizardRules(ExactTricksRules):
         """Per round, the trump suit fixed by the schedule (B10 five_rounds), or -2 to turn a card (B4)."""
         if self.schedule == "five_rounds":
             return FIVE_ROUNDS_TRUMPS
-        return (-2,) * len(self.schedule_cards())
+        return (TURN_A_CARD,) * len(self.schedule_cards())
