@@ -23,6 +23,7 @@ import numpy as np
 
 from cardsim.errors import BotFailure, CardsimError
 from cardsim.games import Game, game_info, get_game
+from cardsim.games.generic import round_dealer
 from cardsim.lineup import builtin_row
 from cardsim.loading import load_round, start_state
 from cardsim.options import RuleSettings
@@ -182,7 +183,7 @@ def new_round(
     if round >= most:
         raise CardsimError(f"a {game.name} game under these rules has at most {most} rounds: 0 to {most - 1}")
     first = game.dealer_of(rule_set, game.deal(rule_set, seed, game_no, 0, -1, True))
-    state = game.deal(rule_set, seed, game_no, round, -1 if round == 0 else (first + round) % seats, True)
+    state = game.deal(rule_set, seed, game_no, round, round_dealer.py_func(first, round, seats), True)
     return Round(game, rule_set, state, seed, game_no, round, game_no)
 
 

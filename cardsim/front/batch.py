@@ -12,6 +12,7 @@ from cardsim.deal import Work
 from cardsim.driver import play_round
 from cardsim.errors import BotFailure, CardsimError, bot_failure
 from cardsim.front.contract import Required, required
+from cardsim.games.generic import round_dealer
 from cardsim.lineup import Lineup
 from cardsim.numba_bots import entry, raised
 from cardsim.results import Batch
@@ -142,7 +143,7 @@ class BatchPart:
         totals = np.zeros(self.seats(rules), np.int64)
         while True:
             r = len(states)
-            dealer = -1 if r == 0 else (self.dealer_of(rules, states[0]) + r) % self.seats(rules)
+            dealer = round_dealer.py_func(self.dealer_of(rules, states[0]) if r else 0, r, self.seats(rules))
             states.append(play_round(self, rules, lineup, seed, unit, r, games, dealer, stepped, check))
             totals += self.scores(rules, states[-1])
             if not games or r == upto or self.game_over(rules, totals, r + 1):

@@ -42,9 +42,11 @@ from cardsim.games.differenzler.state import (
     scores_arrays,
     to_move,
 )
-from cardsim.numba_bots import USER_BOT, ask_strong
+from cardsim.games.generic import ask, register, round_dealer, run_checked
 
 BLOCK = 256  # rounds per parallel work item
+# the state machine for the loops every game shares (``ask``, ``run_checked``)
+register(State, observe=observe, bot_stream=bot_stream, check=check, to_move=to_move, apply=apply, act=builtin.act)
 
 
 class Out(NamedTuple):
@@ -58,20 +60,6 @@ class Out(NamedTuple):
     penalties: np.ndarray  # int16[units, rounds, players]
 
 
-@njit(cache=True)
-def ask(s: State, p: Params, row: np.ndarray, seat: int, strong_bots: Any, users: tuple | None) -> int:
-    """The action of the strong or numba bot of table row ``row`` at ``seat`` (the seat to move). ``strong_bots``
-    is None (numba then compiles no strong bot) or the strong bots' entry ``bots.differenzler_strong.act`` and
-    their tools as first-class functions (``numba_bots.strong_bots``, ``Game.strong_function``); ``users`` is
-    None or the lineup's numba bots (``Lineup.functions``), each asked with the seat's view and private stream
-    (``cardsim.numba_bots``)."""
-    if users is not None and row[0] == USER_BOT:
-        return users[int(row[1])](observe(s, p, seat), p, np.int64(seat), bot_stream(s, seat))
-    if strong_bots is not None:
-        return ask_strong(strong_bots, row, s, p, np.int64(seat))
-    return -1  # no bot of either kind: not reached
-
-
 @njit(cache=True, inline="always")  # inlined into the batch loop: a call per round costs random bots ~30%
 def run(s: State, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None) -> int:
     """The built-in bots of ``bots`` (float64[players, 5], row[0] = bot id, -1 for a Python bot) play on from
@@ -83,26 +71,6 @@ def run(s: State, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | 
             return seat
         if not apply(s, p, ask(s, p, bots[seat], seat, strong_bots, users)):
             raise BotFailure("a strong or numba Differenzler bot chose an illegal action (RULES D2)")
-
-
-@njit(cache=True)
-def run_checked(s: State, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None) -> int:
-    """``run`` for a table of built-in bots, one decision at a time (the same draws) with the round's invariants
-    checked before every step and at the end (``state.check``, ``--check``); returns the steps taken. A broken
-    invariant raises ``BotFailure`` like an illegal action (``Game.run`` then names it)."""
-    steps = 0
-    while True:
-        if check(s, p):
-            raise BotFailure("a differenzler round broke an invariant (--check)")
-        seat = to_move(s)
-        if seat < 0:
-            return steps
-        row = bots[seat]
-        action = ask(s, p, row, seat, strong_bots, users) if row[0] >= builtin.STRONG else \
-            builtin.act(int(row[0]), s, p, seat)  # fmt: skip
-        if not apply(s, p, action):
-            raise BotFailure("a Differenzler bot chose an illegal action (RULES D2)")
-        steps += 1
 
 
 @njit(cache=True)
@@ -141,7 +109,7 @@ def play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users:
                     redeal(sl, hands, dealt, points, rng, streams)
                 else:
                     deal_arrays(sl, hands, dealt, points, rng, seed, start + g, r,
-                                -1 if r == 0 else (out.first_hands[u, 0] + r) % PLAYERS)  # fmt: skip
+                                round_dealer(out.first_hands[u, 0], r, PLAYERS))  # fmt: skip
                     if once:
                         copy_rows(streams, rng, rng.shape[0])
                 if strong_bots is None and users is None and checks is not None:

@@ -256,7 +256,8 @@ def advise(
     at_best = tricks[:, best][tricks[:, best] != REFUSED]
     details = {
         "cards": cards,
-        **hand_features(mask, trump_suit),
+        **{name: count for name, count in hand_features(mask, trump_suit).items()
+           if rule_set.deck & int(WIZARD_MASK | JESTER_MASK) or name not in ("wizards", "jesters")},  # fmt: skip
         "heuristic_bid": int(builtin.heuristic_bid(st.params(rule_set).tables, np.uint64(mask), trump_suit, players,
                                                    cards, seat, -1)),
         "tricks_distribution": (np.bincount(at_best, minlength=cards + 1) / max(1, len(at_best))).tolist(),
