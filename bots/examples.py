@@ -95,6 +95,30 @@ class WizardCounter:
         return max("SHDC", key=suits.count)
 
 
+class OhHellCounter:
+    """An Oh Hell bot: bids its aces, kings and trumps of ten and up; plays high while short of its bid, low after.
+
+    Oh Hell decisions: ``bid(obs) -> int`` (0..obs.cards, not ``obs.refused``, the hook) and ``play(obs) -> str``.
+    """
+
+    name = "ohhell-counter"
+    ORDER = "23456789TJQKA"
+
+    def strength(self, card: str, trump: str | None) -> int:
+        return self.ORDER.index(card[1]) + (20 if card[0] == trump else 0)
+
+    def bid(self, obs) -> int:
+        bid = sum(card[1] in "AK" or (card[0] == obs.trump and card[1] in "TJQ") for card in obs.hand)
+        if bid == obs.refused:
+            bid = bid + 1 if bid < obs.cards else bid - 1
+        return bid
+
+    def play(self, obs) -> str:
+        ranked = sorted(obs.legal, key=lambda card: self.strength(card, obs.trump))
+        short = obs.tricks_won[obs.seat] < obs.bids[obs.seat]
+        return ranked[-1] if short else ranked[0]
+
+
 class Steady:
     """A call-partner bot: bids the minimum in its longest suit when it holds the ace of spades.
 

@@ -21,9 +21,11 @@ from cardsim.decisions import BID, PREDICT
 from cardsim.games.callpartner import state as callpartner
 from cardsim.games.differenzler import state as differenzler
 from cardsim.games.differenzler.rules import TRICKS
-from cardsim.games.exact_tricks import state as wizard
+from cardsim.games.exact_tricks import state as wizard  # Wizard's and Oh Hell's state machine
 from cardsim.games.exact_tricks.rules import WIZARD_MASK
 from cardsim.rng import below
+
+ACES = np.uint64(sum(1 << (13 * suit + 12) for suit in range(4)))  # Oh Hell's aces (FRENCH52: rank 12 of each suit)
 
 
 @njit(cache=True)
@@ -42,6 +44,20 @@ def wizard_wizards(view, p, seat, rng):  # noqa: ANN001, ANN201 (numba types)
     n = wizard.legal_actions(view, p, legal)
     if wizard.decision(view) == BID:
         want = popcount(view.hands[seat] & WIZARD_MASK)
+        for i in range(n):
+            if legal[i] == want:
+                return want
+        return want + 1
+    return legal[below(rng, 0, n)]
+
+
+@njit(cache=True)
+def ohhell_aces(view, p, seat, rng):  # noqa: ANN001, ANN201 (numba types)
+    """Oh Hell: bids its aces (one more if that bid is refused, the hook F4), else a random legal card."""
+    legal = np.empty(64, np.int64)
+    n = wizard.legal_actions(view, p, legal)
+    if wizard.decision(view) == BID:
+        want = popcount(view.hands[seat] & ACES)
         for i in range(n):
             if legal[i] == want:
                 return want

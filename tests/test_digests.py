@@ -19,6 +19,7 @@ new ones was pinned.
 
 The strong bots play single rounds and whole games in every game (call-partner's ``ismcts`` too); the whole-game
 cases and call-partner's ``ismcts`` rounds were added with the digests of commit c29f848 (the same as b3b9f8a's).
+Oh Hell's cases were pinned when it was added (issue 41), with its calibrated bid table.
 ``cardsim tournament`` needs no cases of its own: its rows come from the same ``Game.run`` and batch kernel as
 ``simulate``'s, one run per seat rotation of the lineup (its standings are computed from the same batches by
 ``cardsim.tournament``'s ``DealStats``).
@@ -79,6 +80,7 @@ def digest(rows: pd.DataFrame) -> str:
 STRONG = {
     "differenzler": ("mc:samples=3:bid_samples=2", "ismcts:iterations=12:bid_samples=2"),
     "wizard": ("mc:samples=3:bid_samples=2", "ismcts:iterations=12:bid_samples=2"),
+    "ohhell": ("mc:samples=3:bid_samples=2", "ismcts:iterations=12:bid_samples=2"),
     "callpartner": ("mc:samples=3:bid_samples=2:contract_samples=2",
                     "ismcts:iterations=12:bid_samples=2:contract_samples=2"),
 }  # fmt: skip
@@ -105,6 +107,12 @@ CASES = {
     ("wizard", "heuristic", "players=6,plus_minus_one=true,schedule=five_rounds", ("games", 10)): "409a7f813dc41237",
     ("wizard", "heuristic,random,rulebased", "players=3,bidding=secret", ("rounds", 400)): "7edbc6641997af89",
     ("wizard", "{mc},heuristic,{ismcts},random,heuristic_v1,rulebased", "players=6,schedule=five_rounds", ("games", 2)): "6ac5e93eaeca389b",
+    ("ohhell", "random", None, ("rounds", 400)): "afc54f8be1133dc2",
+    ("ohhell", "random", "players=7,off_bid_penalty=true,points_per_trick=5", ("games", 5)): "49543c9d40a2a092",
+    ("ohhell", "heuristic,random,rulebased", "players=3,num_suits=3,num_cards_per_suit=7,num_tricks_fixed=5", ("rounds", 400)): "23cb5dc90e8e2e41",
+    ("ohhell", "heuristic,heuristic_v1,random,heuristic", "hook=false,schedule=up", ("games", 10)): "9867dc55231d7a5e",
+    ("ohhell", "{mc},heuristic,{ismcts},random", None, ("games", 2)): "c44473e670c739b3",
+    ("ohhell", "DigestBot,heuristic,random", "players=3", ("games", 2)): "930363f22396430a",
     ("callpartner", "random", None, ("rounds", 400)): "7fabbbb742fcde51",
     ("callpartner", "heuristic_v1,random,heuristic_v1", "players=3,all_pass=dealer_forced", ("games", 5)): "880feaa763c39235",
     ("callpartner", "heuristic_v1", "players=5,discards_count=false", ("rounds", 400)): "bb7c533cf961984b",

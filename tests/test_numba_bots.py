@@ -13,14 +13,14 @@ import bots.numba_examples as examples
 from cardsim import cli
 from cardsim.engine import simulate
 from cardsim.errors import CardsimError
-from cardsim.games import get_game
+from cardsim.games import GAMES, get_game
 from cardsim.games.callpartner import state as callpartner
 from cardsim.games.differenzler import state as differenzler
 from cardsim.games.exact_tricks import state as wizard
 from cardsim.rng import below
 
 EXAMPLES = {"differenzler": examples.differenzler_forty, "wizard": examples.wizard_wizards,
-            "callpartner": examples.callpartner_random}  # fmt: skip
+            "callpartner": examples.callpartner_random, "ohhell": examples.ohhell_aces}  # fmt: skip
 
 
 def peeking(state_module):  # noqa: ANN001, ANN201
@@ -39,7 +39,8 @@ def peeking(state_module):  # noqa: ANN001, ANN201
     return peeking_bot
 
 
-PEEKING = {"differenzler": peeking(differenzler), "wizard": peeking(wizard), "callpartner": peeking(callpartner)}
+PEEKING = {"differenzler": peeking(differenzler), "wizard": peeking(wizard), "callpartner": peeking(callpartner),
+           "ohhell": peeking(wizard)}  # fmt: skip
 
 
 @njit(cache=True)
@@ -61,7 +62,7 @@ def lineup(bot) -> list:  # noqa: ANN001
     return [bot, "heuristic", "random", "heuristic"]
 
 
-@pytest.mark.parametrize("game", ["differenzler", "wizard", "callpartner"])
+@pytest.mark.parametrize("game", GAMES)
 def test_a_numba_bot_plays_the_same_rounds_in_the_kernel_and_the_python_driver(game):
     """The kernels ask a numba bot as the Python driver does (its view, its private stream): identical rows."""
     g = get_game(game)
@@ -74,7 +75,7 @@ def test_a_numba_bot_plays_the_same_rounds_in_the_kernel_and_the_python_driver(g
     assert not np.array_equal(fast.per_seat[g.score][:, :, 0], fast.per_seat[g.score][:, :, 2])  # not a copy
 
 
-@pytest.mark.parametrize("game", ["differenzler", "wizard", "callpartner"])
+@pytest.mark.parametrize("game", GAMES)
 def test_a_numba_bot_sees_no_other_hand(game):
     """The kernels give a numba bot its seat's view only: a bot that raises on seeing another hand plays through.
     (Handing it the round itself instead of ``observe``'s view makes this fail.)"""
@@ -83,13 +84,13 @@ def test_a_numba_bot_sees_no_other_hand(game):
     assert result.summary["rounds"].tolist() == [200] * 4
 
 
-@pytest.mark.parametrize("game", ["differenzler", "wizard", "callpartner"])
+@pytest.mark.parametrize("game", GAMES)
 def test_an_illegal_answer_of_a_numba_bot_is_one_clear_error(game):
     with pytest.raises(CardsimError, match=r"bot 'illegal' \(seat 0\) in .*seed 1, round 0, .*(not legal|allowed)"):
         simulate(game, lineup(illegal), rounds=50, seed=1, progress=False)
 
 
-@pytest.mark.parametrize("game", ["differenzler", "wizard", "callpartner"])
+@pytest.mark.parametrize("game", GAMES)
 def test_an_exception_in_a_numba_bot_is_one_clear_error(game):
     """numba only prints an exception raised through a first-class function and goes on with 0; the batch is
     refused instead, and the round replayed to name the bot and the decision."""

@@ -22,6 +22,7 @@ GAMES = {
     "differenzler": "cardsim.games.differenzler",
     "wizard": "cardsim.games.wizard",
     "callpartner": "cardsim.games.callpartner",
+    "ohhell": "cardsim.games.ohhell",
 }
 FRONT = ("Game", "Course", "replay_title", "VERBS", "MAX_ACTIONS")  # cardsim.front's names, as cardsim.games.X
 
