@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from cardsim.games import GAMES, game_info  # noqa: E402  (importing compiles nothing)
-from cardsim.precompile import has_advice  # noqa: E402
+from cardsim.jit.precompile import has_advice  # noqa: E402
 
 KINDS = {  # kind -> the call, with GAME, OTHERS (random bots for the other seats), STRONG and PYTHON_BOT filled in
     "fast": "simulate(GAME, 'random', rounds=1)",
@@ -67,8 +67,8 @@ class Profile(event.Listener):  # each kernel's own compile seconds: its time le
 event.register("numba:compile", Profile())
 began = time.perf_counter()
 from cardsim import get_game, replay, simulate
-from cardsim import precompile
-from cardsim.compiling import spent
+from cardsim.jit import precompile
+from cardsim.jit.compiling import spent
 GAME = {game!r}
 game = get_game(GAME)
 OTHERS = ['random'] * (game.seats() - 1)

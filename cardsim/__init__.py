@@ -9,7 +9,7 @@
 >>> warmup(["wizard"], strong=True)  # compile ahead what a first run compiles (or: cardsim warmup wizard --strong)
 """
 
-from cardsim import compiler_flags, compiling, inlining, kernel_cache, threading_layer
+from cardsim.jit import compiler_flags, compiling, inlining, kernel_cache, threading_layer
 
 kernel_cache.configure()  # before any kernel is defined
 inlining.install()  # before any kernel compiles: inline="always" without numba's deep copies
@@ -20,7 +20,7 @@ compiling.install()  # a line on stderr whenever kernels compile
 from cardsim.engine import Result, replay, simulate  # noqa: E402
 from cardsim.errors import CardsimError  # noqa: E402
 from cardsim.games import get_game  # noqa: E402
-from cardsim.precompile import warmup  # noqa: E402
+from cardsim.jit.precompile import warmup  # noqa: E402
 from cardsim.round import Match, Round, new_game, new_round  # noqa: E402
 
 __version__ = "0.1.0"

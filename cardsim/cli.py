@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 from typing import NoReturn
 
-from cardsim.compiling import spent
 from cardsim.errors import CardsimError
 from cardsim.games import GAMES, game_info
+from cardsim.jit.compiling import spent
 from cardsim.sealed.process import Sealing
 
 NO_SEED = object()  # --seed left out: 0, or a sealed match's secret one
@@ -437,7 +437,7 @@ def _info(args: argparse.Namespace) -> None:
 
 def _warmup(args: argparse.Namespace) -> None:
     from cardsim.engine import max_threads
-    from cardsim.precompile import warmup
+    from cardsim.jit.precompile import warmup
 
     began = time.perf_counter()
     warmed = warmup(args.games, strong=args.strong, replay=args.replay, progress=args.progress,

@@ -23,9 +23,9 @@ import pyarrow as pa
 
 import cardsim.rows as rows
 from cardsim.analysis import Summary
-from cardsim.compiling import batch_notice, batch_what, estimate, notice
 from cardsim.errors import CardsimError
 from cardsim.games import Game, get_game
+from cardsim.jit.compiling import batch_notice, batch_what, estimate, notice
 from cardsim.lineup import Bots
 from cardsim.options import RuleSettings, rules_text
 from cardsim.outputs import check_output_file
@@ -172,7 +172,7 @@ def simulate(
 def prepare(game: Game, rules: Any, lineup: Any, games: bool, check: bool = False, tidy: bool = False) -> None:
     """Compile, or load from the cache, the kernels a run of ``lineup`` calls, before it starts and its progress
     bar shows: the game's batch kernel on zero units, and what summarises a batch (``tidy``: and turns it into
-    rows), saying so on stderr when they compile (``cardsim.compiling``). A lineup with a Python bot has nothing
+    rows), saying so on stderr when they compile (``cardsim.jit.compiling``). A lineup with a Python bot has nothing
     to prepare: its driver compiles the kernels it calls as it first calls them."""
     if not lineup.compiled:
         return

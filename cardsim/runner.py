@@ -44,11 +44,11 @@ import pyarrow.parquet as pq
 
 import cardsim
 import cardsim.rows as rows
-from cardsim.compiling import batch_notice
 from cardsim.engine import check_positive, check_size, check_threads, max_threads, progress_bar
 from cardsim.errors import CardsimError
 from cardsim.games import get_game
-from cardsim.kernel_cache import source_digest
+from cardsim.jit.compiling import batch_notice
+from cardsim.jit.kernel_cache import source_digest
 from cardsim.lineup import Bots, bot_sources, is_python_bot, use_bot_sources
 from cardsim.options import RuleSettings, rules_text
 from cardsim.outputs import check_output_folder

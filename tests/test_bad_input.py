@@ -22,10 +22,10 @@ import cardsim.advise
 import cardsim.cli as cli
 from cardsim import plots, runner
 from cardsim.advise import advise, bid_table
-from cardsim.compiling import Spent
 from cardsim.errors import CardsimError
 from cardsim.games import get_game
-from cardsim.precompile import warmup
+from cardsim.jit.compiling import Spent
+from cardsim.jit.precompile import warmup
 from cardsim.rating import ladder
 from cardsim.validation import checked
 

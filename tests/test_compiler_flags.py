@@ -1,4 +1,4 @@
-"""cardsim.compiler_flags: numba's compiler flags keep their values, hash and equality, only cheaper to compute."""
+"""cardsim.jit.compiler_flags: numba's compiler flags keep their values, hash and equality, only cheaper to compute."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from numba.core.compiler import Flags
 from numba.core.targetconfig import TargetConfig
 
 import cardsim  # noqa: F401  (installs the patch, as every use of cardsim does)
-from cardsim import compiler_flags
+from cardsim.jit import compiler_flags
 
 
 def test_importing_cardsim_installs_it():

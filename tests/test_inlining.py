@@ -1,4 +1,4 @@
-"""cardsim.inlining: numba's inliner makes each callee's untyped IR once, and inlines the same code."""
+"""cardsim.jit.inlining: numba's inliner makes each callee's untyped IR once, and inlines the same code."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from numba import njit
 from numba.core import inline_closurecall
 
 import cardsim  # noqa: F401  (installs the patch, as every use of cardsim does)
-from cardsim import inlining, kernel_cache
+from cardsim.jit import inlining, kernel_cache
 
 
 def test_importing_cardsim_installs_it():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cardsim import kernel_cache
+from cardsim.jit import kernel_cache
 
 
 def names(paths) -> set[str]:

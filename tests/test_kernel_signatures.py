@@ -12,8 +12,9 @@ import pytest
 from numba.core import types
 from numba.core.registry import CPUDispatcher
 
-from cardsim import get_game, precompile, replay, simulate
+from cardsim import get_game, replay, simulate
 from cardsim.games import GAMES
+from cardsim.jit import precompile
 
 
 def kernels() -> dict[str, CPUDispatcher]:

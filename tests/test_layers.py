@@ -15,10 +15,11 @@ ROOT = Path(__file__).resolve().parent.parent
 # cycles only.
 LAYERS = [
     ("base", ["bots", "cardsim.games.*", "cardsim.games.*.info", "cardsim.errors", "cardsim.cards", "cardsim.arrays",
-              "cardsim.rng", "cardsim.decisions", "cardsim.options", "cardsim.deal", "cardsim.kernel_cache",
-              "cardsim.threading_layer", "cardsim.search", "cardsim.infoset", "cardsim.protocol", "cardsim.lineup",
-              "cardsim.outputs", "cardsim.audit", "cardsim.inlining", "cardsim.compiler_flags", "cardsim.numba_bots",
-              "cardsim.validation", "cardsim.sealed", "cardsim.sealed.host", "cardsim.sealed.process"]),
+              "cardsim.rng", "cardsim.decisions", "cardsim.options", "cardsim.deal", "cardsim.jit",
+              "cardsim.jit.kernel_cache", "cardsim.jit.threading_layer", "cardsim.search", "cardsim.infoset",
+              "cardsim.protocol", "cardsim.lineup", "cardsim.outputs", "cardsim.audit", "cardsim.jit.inlining",
+              "cardsim.jit.compiler_flags", "cardsim.numba_bots", "cardsim.validation", "cardsim.sealed",
+              "cardsim.sealed.host", "cardsim.sealed.process"]),
     ("rules", ["cardsim.games.*.rules"]),
     ("state", ["cardsim.games.*.state"]),
     ("bots", ["bots.*"]),
@@ -27,8 +28,8 @@ LAYERS = [
               "cardsim.results", "cardsim.rows"]),
     ("tools", ["cardsim.games.*.advise", "cardsim.loading", "cardsim.round", "cardsim.engine", "cardsim.runner",
                "cardsim.tournament", "cardsim.analysis", "cardsim.plots", "cardsim.report", "cardsim.advise",
-               "cardsim.cli", "cardsim.precompile", "cardsim.compiling", "cardsim.rating", "cardsim.sealed.match",
-               "cardsim"]),
+               "cardsim.cli", "cardsim.jit.precompile", "cardsim.jit.compiling", "cardsim.rating",
+               "cardsim.sealed.match", "cardsim"]),
 ]  # fmt: skip
 
 

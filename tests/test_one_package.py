@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from cardsim import kernel_cache
 from cardsim.games import GAMES, game_info, get_game
+from cardsim.jit import kernel_cache
 
 ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ("cardsim/**/*.py", "bots/*.py", "experiments/*.py", "benchmarks/*.py", "tests/conftest.py",
@@ -152,7 +152,7 @@ def test_a_games_info_agrees_with_its_front_and_its_test_cases_exist(game):
 def test_a_games_info_loads_nothing_and_no_kernel_depends_on_it(game):
     """``game_info`` reads ``info.py`` alone (the help, the notices and the registry stay fast), which imports only
     ``cardsim.games.info``; and no kernel's source imports it, so editing an estimate or a label recompiles
-    nothing (``cardsim.kernel_cache``)."""
+    nothing (``cardsim.jit.kernel_cache``)."""
     info = ROOT / "cardsim" / "games" / game / "info.py"
     tree = ast.parse(info.read_text())
     imports = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}

@@ -1,9 +1,10 @@
-"""cardsim loads pip's TBB library (cardsim/threading_layer.py), so numba's work-stealing pool is used."""
+"""cardsim loads pip's TBB library (cardsim/jit/threading_layer.py), so numba's work-stealing pool is used."""
 
 import numba
 import pytest
 
-from cardsim import simulate, threading_layer
+from cardsim import simulate
+from cardsim.jit import threading_layer
 
 
 def test_numba_uses_tbb_when_its_library_is_installed():

@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 from numba import njit
 
-from cardsim import compiling, kernel_cache
 from cardsim.cli import main
 from cardsim.games import GAMES
+from cardsim.jit import compiling, kernel_cache
 
 ROOT = Path(__file__).resolve().parent.parent
 COLD_LINE = "cardsim: compiling the Differenzler kernels (first run only, about"
@@ -185,15 +185,15 @@ def test_rates_leave_out_compiling_and_loading_and_say_which():
 
 
 def test_editing_the_notices_or_the_warmup_recompiles_nothing():
-    """``cardsim.compiling`` and ``cardsim.precompile`` stay out of the kernel cache's key: no module that defines
-    kernels imports them (nor the games' estimates, their ``info.py``: tests/test_one_package.py)."""
+    """``cardsim.jit.compiling`` and ``cardsim.jit.precompile`` stay out of the kernel cache's key: no module that
+    defines kernels imports them (nor the games' estimates, their ``info.py``: tests/test_one_package.py)."""
     key = {p.relative_to(kernel_cache.PACKAGE_ROOT.parent).as_posix() for p in kernel_cache.kernel_sources()}
-    assert not key & {"cardsim/compiling.py", "cardsim/precompile.py", "cardsim/__init__.py"}
+    assert not key & {"cardsim/jit/compiling.py", "cardsim/jit/precompile.py", "cardsim/__init__.py"}
 
 
 def test_every_game_and_kind_has_an_estimate():
     from cardsim.games import GAMES, game_info, get_game
-    from cardsim.precompile import groups
+    from cardsim.jit.precompile import groups
 
     for game in GAMES:
         kinds = {job.kind for job in groups(get_game(game), strong=True, replay=True)} | {"check", "strong check",

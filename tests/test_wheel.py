@@ -10,8 +10,8 @@ The fresh environment gets cardsim's dependencies (numpy, numba, pandas, ...) fr
 numba caches a kernel by the path of its source file and the file's modification time. So that a second run finds
 the kernels compiled by the first (about 1 s instead of 20-40 s), the environment is made afresh each run but at the
 same place for the same source tree, beside the kernel cache, and the installed files get a fixed modification time:
-their content is keyed by the kernel cache's folder (``cardsim.kernel_cache``), so an old compile cannot be reused for
-other kernel sources.
+their content is keyed by the kernel cache's folder (``cardsim.jit.kernel_cache``), so an old compile cannot be reused
+for other kernel sources.
 """
 
 from __future__ import annotations

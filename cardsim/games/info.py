@@ -4,7 +4,7 @@ Each game's ``cardsim/games/<game>/info.py`` holds one ``INFO = GameInfo(...)``;
 (``cardsim.games.game_info``) reads it for the CLI's help, the first-run notices and their estimates, ``cardsim
 warmup``, the figures, the experiment scripts, the benchmarks and the shared tests. The module imports nothing
 heavy (no numba, no game module), so reading a game's info costs nothing; and no module that defines kernels
-imports an ``info.py``, so editing one (an estimate, a label) recompiles nothing (``cardsim.kernel_cache``).
+imports an ``info.py``, so editing one (an estimate, a label) recompiles nothing (``cardsim.jit.kernel_cache``).
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class GameInfo:
     default_players: int  # without a players rule (``Game.seats()``)
     shown: tuple[str, ...]  # ``new_round``'s keywords for the shown cards of given hands (``Game.start``)
     labels: GameLabels
-    estimates: Mapping[str, float]  # cold compile seconds per kind of kernels (``cardsim.compiling``)
+    estimates: Mapping[str, float]  # cold compile seconds per kind of kernels (``cardsim.jit.compiling``)
     studies: Studies
     cases: Cases
     examples: tuple[str, ...] = ()  # command lines for ``cardsim --help`` (without ``cardsim``)

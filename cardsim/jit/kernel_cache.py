@@ -24,7 +24,7 @@ from pathlib import Path
 import numba
 
 KEEP_VERSIONS = 4
-PACKAGE_ROOT = Path(__file__).resolve().parent
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # cardsim/
 
 
 def _sources() -> dict[str, Path]:

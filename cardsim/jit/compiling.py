@@ -33,7 +33,7 @@ from cardsim.games import GAMES, game_info
 
 # The estimates, each game's ``GameInfo.estimates`` (its ``info.py``): cold compile seconds (empty cache, one process)
 # per kind, from ``python benchmarks/compile_times.py`` (every game and kind) on the 2-core development machine on
-# 2026-12-04 (load average about 1), once numba's flags were compared cheaply (``cardsim.compiler_flags``) and
+# 2026-12-04 (load average about 1), once numba's flags were compared cheaply (``cardsim.jit.compiler_flags``) and
 # call-partner's strong bots called their play-outs through their address; each figure rounded up by about 15% (the
 # ``numba`` kind and the strong advice of Differenzler and call-partner, which the script does not measure, are
 # older). The strong kinds were measured again the same day, once the deal sampler was compiled as one function
@@ -329,7 +329,7 @@ def _callers() -> tuple[str, ...]:
     frame, found = sys._getframe(1), []
     while frame is not None:
         name = frame.f_globals.get("__name__") or ""
-        if not name.startswith(("numba", "cardsim.compiling")) and name not in found:
+        if not name.startswith(("numba", "cardsim.jit.compiling")) and name not in found:
             found.append(name)
         frame = frame.f_back
     return tuple(found)

@@ -6,7 +6,7 @@ advice's; with ``strong`` the same with a strong bot, and its decisions timed on
 ``replay`` the kernels the state machine is driven through from Python (a replay, ``Round``, Python bots). Each
 group runs on nothing (zero units) or on the least that calls its kernels (one replayed round, one hand with one
 completion), so what it costs beyond compiling is milliseconds, or a strong bot's few decisions. Compiled kernels go
-to the kernel cache (``cardsim.kernel_cache``), where every later run loads them.
+to the kernel cache (``cardsim.jit.kernel_cache``), where every later run loads them.
 
 With ``jobs`` > 1 the games compile side by side, one process each (numba compiles on one core), and then this
 process loads every group once more: a group another process's cache write lost is compiled again, so that
@@ -26,9 +26,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from cardsim.compiling import Line, about, estimate, notice
 from cardsim.errors import CardsimError
 from cardsim.games import GAMES, Game, game_info, get_game
+from cardsim.jit.compiling import Line, about, estimate, notice
 from cardsim.lineup import FIRST_STRONG
 from cardsim.validation import checked
 
@@ -221,7 +221,7 @@ def _side_by_side(chosen: list[Game], strong: bool, replay: bool, show: bool, sa
 
     def follow(game: Game) -> None:
         """Start ``game``'s process, turn its events into lines, collect its groups."""
-        root = str(Path(__file__).resolve().parent.parent)  # the same cardsim in the child
+        root = str(Path(__file__).resolve().parents[2])  # the same cardsim in the child
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
         flags = ["--strong"] * strong + ["--replay"] * replay
         command = [sys.executable, "-c", CHILD, game.name, *flags]
@@ -291,7 +291,7 @@ def _side_by_side(chosen: list[Game], strong: bool, replay: bool, show: bool, sa
     return warmed
 
 
-CHILD = "import sys; from cardsim.precompile import child; child(sys.argv[1:])"
+CHILD = "import sys; from cardsim.jit.precompile import child; child(sys.argv[1:])"
 
 
 def child(argv: list[str]) -> None:
