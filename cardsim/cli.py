@@ -80,9 +80,9 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True,
                                      metavar="{simulate,tournament,ladder,advise,replay,info,warmup}")  # fmt: skip
 
-    def common(sub: argparse.ArgumentParser, bots: str = "one bot per seat, comma-separated, or one for all seats"
-               ) -> None:  # fmt: skip
-        sub.add_argument("game", help=games_help())
+    def common(sub: argparse.ArgumentParser, bots: str = "one bot per seat, comma-separated, or one for all seats",
+               game_optional: bool = False) -> None:  # fmt: skip
+        sub.add_argument("game", help=games_help(), **({"nargs": "?"} if game_optional else {}))
         sub.add_argument("--bots", default="random", help=f"{bots}: {BOTS_HELP} (default: random)")
         sub.add_argument("--seed", type=seed_or_random, default=NO_SEED, help="experiment seed (default 0); "
                          "simulate, tournament and ladder also take 'random': a 64-bit seed from the OS, printed and "
@@ -150,9 +150,10 @@ def _parser() -> argparse.ArgumentParser:
     sealing(lad)
 
     rep = commands.add_parser("replay", help="print one round exactly as it was played")
-    common(rep)
-    rep.add_argument("--round", type=nonnegative_int, required=True,
-                     help="round index (within the game with --game-no)")  # fmt: skip
+    common(rep, game_optional=True)
+    rep.add_argument("--round", type=nonnegative_int, help="round index (within the game with --game-no)")
+    rep.add_argument("--file", type=Path, help="a round's record saved as JSON (Round.record(), e.g. an agent's "
+                     "round): played again from its deal and actions, move by move; no game, seed or round then")
     rep.add_argument("--game-no", type=nonnegative_int, help="game index, to replay a round of a --games run")
 
     adv = commands.add_parser("advise", help="expected result of every bid for one hand, from simulated completions")
@@ -384,6 +385,20 @@ def _replay(args: argparse.Namespace) -> None:
     from cardsim.engine import replay
     from cardsim.games import get_game
 
+    if args.file is not None:
+        given = [flag for flag, value in (("GAME", args.game), ("--round", args.round), ("--game-no", args.game_no),
+                                          ("--players", args.players), ("--rule", args.rule or None),
+                                          ("--cards", args.cards)) if value is not None]  # fmt: skip
+        if given or args.seed is not NO_SEED or args.bots != "random":
+            given += ["--seed"] * (args.seed is not NO_SEED) + ["--bots"] * (args.bots != "random")
+            raise CardsimError(f"--file replays the record's own game, rules and actions: leave out {', '.join(given)}")
+        record = replay(record=_read_record(args.file))
+        shown = {**record, "bots": [bot or "-" for bot in record["bots"]]}  # None: nobody in particular
+        text = get_game(record["game"]).format_replay(shown) + "\n\nmoves:\n" + format_moves(record["moves"])
+        print(json.dumps(record) if args.json else text)
+        return
+    if args.game is None or args.round is None:
+        raise CardsimError("replay needs GAME and --round (and the run's --seed), or --file FILE (a round's record)")
     seed = _seed(args)
     if seed is None:
         raise CardsimError("replay needs the seed of the run it shows (a number; a 'random' run prints its seed)")
@@ -391,6 +406,21 @@ def _replay(args: argparse.Namespace) -> None:
                     game_no=args.game_no, players=args.players, check=args.check,
                     allow_cheating=args.allow_cheating)  # fmt: skip
     print(json.dumps(record) if args.json else get_game(args.game).format_replay(record))
+
+
+def _read_record(path: Path) -> dict:
+    """The JSON record in ``path``, or a clear error."""
+    try:
+        return json.loads(path.read_text())
+    except OSError as exc:
+        raise CardsimError(f"--file {path}: cannot read it ({exc.strerror or exc})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CardsimError(f"--file {path} is not a JSON record: {exc}") from None
+
+
+def format_moves(moves: list[dict]) -> str:
+    """A replayed record's moves, one per line: number, seat, decision, action."""
+    return "\n".join(f"{k:>4}. seat {m['seat']}  {m['decision']:<8} {m['action']}" for k, m in enumerate(moves, 1))
 
 
 def _advise(args: argparse.Namespace) -> None:

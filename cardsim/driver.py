@@ -58,39 +58,50 @@ def _play_round(
     table = np.full_like(lineup.table, -1) if stepped else np.where(lineup.table[:, :1] == USER_BOT, -1, lineup.table)
     rngs: dict[int, random.Random] = {}
     while (seat := game.run_bots(rules, state, table)) >= 0:
-        if check:
-            game.check_state(rules, state)
-        bot = lineup.bots[seat]
-        where = Seat(lineup.names[seat], seat, game.name, seed, unit, sub, in_game)
-        label = game.decision_label(rules, state)
-        if isinstance(bot, int):  # a compiled bot, stepped
-            try:
-                answer = game.bot_action(rules, state, lineup.table[seat], advance=True)
-            except BotFailure as failure:
-                raise where.error(label, str(failure)) from None  # the message and its values (seat, cards)
-        elif isinstance(bot, NumbaBot):  # asked as the kernels ask it: the seat's view and private stream
-            try:
-                answer = game.numba_bot_action(rules, state, bot)
-            except Exception as exc:  # the user's function: report whatever it raised
-                raise where.error(label, f"raised {type(exc).__name__}: {exc}") from None
-        elif isinstance(bot, GuardedBot):  # sealed, or replaying a sealed run's forfeits
-            _guarded_decision(game, rules, state, bot, where, label, rngs, check)
-            continue
-        else:
-            rng = rngs.setdefault(seat, random.Random(bot_seed(seed, unit, sub, seat)))
-            method = getattr(bot, BOT_METHODS[game.decision(rules, state)])
-            observation = game.observation(rules, state, seat, rng)
-            if check:
-                check_observation(observation, game.hidden_cards(rules, state, seat), game.deck, where)
-            answer = ask(method, observation, where, label)
-        try:
-            for action in [answer] if isinstance(bot, (int, NumbaBot)) else game.answer_actions(rules, state, answer):
-                game.apply(rules, state, action)
-        except CardsimError as exc:
-            raise where.error(label, str(exc)) from None
+        play_decision(game, rules, state, lineup, Seat(lineup.names[seat], seat, game.name, seed, unit, sub, in_game),
+                      rngs, check)  # fmt: skip
     if check:
         game.check_state(rules, state)
     return state
+
+
+def play_decision(game: Any, rules: Any, state: Any, lineup: Lineup, where: Seat, rngs: dict[int, Any],
+                  check: bool = False) -> None:  # fmt: skip
+    """The decision of ``lineup``'s bot at ``where.seat`` (the seat to move, which the compiled bots stopped at)
+    asked and applied: a compiled bot stepped (drawing as in the batch), a numba bot called as the kernels call it,
+    a guarded (sealed) bot, or a Python bot through the protocol with its seat's observation and generator
+    (``rngs``, by seat, made on first use). An illegal answer raises ``CardsimError`` naming the bot and the
+    decision (RULES.md D2). ``check``: the invariants first, and the observation must hide what it should."""
+    seat = where.seat
+    if check:
+        game.check_state(rules, state)
+    bot = lineup.bots[seat]
+    label = game.decision_label(rules, state)
+    if isinstance(bot, int):  # a compiled bot, stepped
+        try:
+            answer = game.bot_action(rules, state, lineup.table[seat], advance=True)
+        except BotFailure as failure:
+            raise where.error(label, str(failure)) from None  # the message and its values (seat, cards)
+    elif isinstance(bot, NumbaBot):  # asked as the kernels ask it: the seat's view and private stream
+        try:
+            answer = game.numba_bot_action(rules, state, bot)
+        except Exception as exc:  # the user's function: report whatever it raised
+            raise where.error(label, f"raised {type(exc).__name__}: {exc}") from None
+    elif isinstance(bot, GuardedBot):  # sealed, or replaying a sealed run's forfeits
+        _guarded_decision(game, rules, state, bot, where, label, rngs, check)
+        return
+    else:
+        rng = rngs.setdefault(seat, random.Random(bot_seed(where.seed, where.unit, where.sub, seat)))
+        method = getattr(bot, BOT_METHODS[game.decision(rules, state)])
+        observation = game.observation(rules, state, seat, rng)
+        if check:
+            check_observation(observation, game.hidden_cards(rules, state, seat), game.deck, where)
+        answer = ask(method, observation, where, label)
+    try:
+        for action in [answer] if isinstance(bot, (int, NumbaBot)) else game.answer_actions(rules, state, answer):
+            game.apply(rules, state, action)
+    except CardsimError as exc:
+        raise where.error(label, str(exc)) from None
 
 
 def _guarded_decision(game: Any, rules: Any, state: Any, bot: GuardedBot, where: Seat, label: str,

@@ -30,6 +30,7 @@ from cardsim.lineup import Bots
 from cardsim.options import RuleSettings, rules_text
 from cardsim.outputs import check_output_file
 from cardsim.rng import check_index, check_seed, resolve_seed
+from cardsim.round import replay_record
 from cardsim.validation import checked
 
 ROUNDS_PER_CHUNK = 1 << 18
@@ -196,20 +197,32 @@ def progress_bar(total: int, unit: str, show: bool | None):
 
 @checked
 def replay(
-    game: str | Game,
+    game: str | Game | None = None,
     *,
-    seed: int,
-    round: int,
+    seed: int | None = None,
+    round: int | None = None,
     bots: Bots = "random",
     rules: RuleSettings = None,
     game_no: int | None = None,
     players: int | None = None,
     check: bool = False,
     allow_cheating: bool = False,
+    record: dict | None = None,
 ) -> dict:
     """Everything that happened in one round: round ``round`` of single-round runs,
     or round ``round`` of game ``game_no`` of games runs, with the same seed, bots and rules (``check`` and
-    ``allow_cheating``: as in ``simulate``)."""
+    ``allow_cheating``: as in ``simulate``). Or ``record``: a round's record (``Round.record()``, e.g. an agent's
+    round in ``cardsim.envs``, loaded from JSON), played again from its deal and its actions (``replay_record``),
+    with its ``moves`` one by one."""
+    if record is not None:
+        given = [name for name, value in (("game", game), ("seed", seed), ("round", round), ("rules", rules),
+                 ("game_no", game_no), ("players", players)) if value is not None] + ["bots"] * (bots != "random")
+        if given:
+            raise CardsimError(f"replay(record=...) plays the record's own game, rules and actions: leave out "
+                               f"{', '.join(given)}")  # fmt: skip
+        return replay_record(record)
+    if game is None or seed is None or round is None:
+        raise CardsimError("replay needs game, seed and round (the run's), or record= (a round's record)")
     game = get_game(game) if isinstance(game, str) else game
     rule_set = game.make_rules(rules, players)
     lineup = game.lineup(bots, rule_set, allow_cheating)

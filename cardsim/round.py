@@ -16,6 +16,7 @@ arrays, random streams included), so ``copy`` is cheap and exact and ``to_json``
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from typing import Annotated, Any
 
@@ -67,6 +68,11 @@ class Round:
         self.game.apply(self.rules, self.state, action)
         self._mover = self.game.to_move(self.rules, self.state)
 
+    def refresh(self) -> None:
+        """Read the seat to move again after the state machine advanced outside ``play`` (the compiled bots played
+        on in ``Game.run_bots``, as the environments let them)."""
+        self._mover = self.game.to_move(self.rules, self.state)
+
     def observation(self, seat: int | None = None) -> Any:
         """What ``seat`` (default: the seat to act) may see now: the Observation a Python bot is given."""
         seat = self._seat(seat)
@@ -99,11 +105,15 @@ class Round:
         return other
 
     def record(self) -> dict:
-        """The round as ``cardsim.replay`` shows it (bots: None, as nobody in particular played it)."""
+        """The round as ``cardsim.replay`` shows it (bots: None, as nobody in particular played it), with its deal
+        (``start``: ``new_round``'s keywords) and its ``actions`` in order, public form: saved as JSON, it replays
+        (``replay_record``, ``cardsim replay --file``)."""
         where = {"game": self.game.name, "rules": dataclasses.asdict(self.rules), "seed": self.seed}
         where["round"] = self.sub if self.game_no is not None else self.unit
         seats = self.game.seats(self.rules)
-        return {**where, "game_no": self.game_no, "bots": [None] * seats, **self.game.record(self.rules, self.state)}
+        course = self.game.course(self.rules, self.state, self.sub if self.game_no is not None else None)
+        return {**where, "game_no": self.game_no, "bots": [None] * seats, **self.game.record(self.rules, self.state),
+                "start": course.start, "actions": course.actions}  # fmt: skip
 
     def to_json(self) -> dict:
         """The whole round (rules, where it was dealt, every state array) as JSON-able data."""
@@ -246,3 +256,43 @@ def _copy_rng(rng: random.Random) -> random.Random:
     other = random.Random()
     other.setstate(rng.getstate())
     return other
+
+
+PLACE = ("seed", "round", "game_no", "bots")  # where a record's round was played, which its deal does not say
+
+
+def replay_record(record: dict) -> dict:
+    """The round of a ``Round.record()`` (saved as JSON), played again from its deal (``start``) through the state
+    machine, its ``actions`` one by one: its record, checked against the one given (a result that its deal and
+    actions do not give is refused), with ``moves``: each action with its seat and decision, in order."""
+    if not isinstance(record, dict):
+        raise CardsimError(f"a record is a dict (a Round.record(), e.g. loaded from its JSON), not "
+                           f"{type(record).__name__}")  # fmt: skip
+    missing = [key for key in ("game", "rules", "start", "actions") if key not in record]
+    if missing:
+        raise CardsimError(f"the record lacks {', '.join(missing)}: give a Round.record() with its deal and actions "
+                           "(saved as JSON)")  # fmt: skip
+    if not isinstance(record["start"], dict) or not isinstance(record["actions"], list):
+        raise CardsimError("the record's start is new_round's keywords (a dict) and its actions a list")
+    game = get_game(record["game"])
+    r = new_round(game, rules=record["rules"], **record["start"])
+    moves = []
+    for k, action in enumerate(record["actions"]):
+        action = tuple(action) if isinstance(action, list) else action  # JSON keeps a (number, suit) bid as a list
+        if r.done:
+            raise CardsimError(f"move {k} of the record ({action!r}): the round was over after {k} moves")
+        moves.append({"seat": r.to_move, "decision": r.decision, "action": action})
+        try:
+            r.play(action)
+        except CardsimError as exc:
+            raise CardsimError(f"move {k} of the record, seat {r.to_move}'s {r.decision} {action!r}: {exc}") from None
+    replayed = {**r.record(), **{key: record[key] for key in PLACE if key in record}}
+    for key, value in replayed.items():
+        if key in record and key not in PLACE and _plain(record[key]) != _plain(value):
+            raise CardsimError(f"the record's {key} is {record[key]!r}, but its deal and actions give {value!r}")
+    return {**replayed, "moves": moves}
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON gives it back (tuples as lists), to compare a loaded record with a replayed one."""
+    return json.loads(json.dumps(value))

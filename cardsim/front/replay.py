@@ -26,9 +26,12 @@ class ReplayPart:
 
     def replay(self, rules: Any, lineup: Lineup, seed: int, round: int, game_no: int | None,
                check: bool = False) -> dict:  # fmt: skip
-        """Everything that happened in one round, as a JSON-able dict (see ``replay_record``)."""
+        """Everything that happened in one round, as a JSON-able dict (see ``replay_record``), with its deal
+        (``start``) and its ``actions`` in order, so that it replays from them (``cardsim.round.replay_record``)."""
         state = self.replay_round(rules, lineup, seed, round, game_no, check)
-        return self.replay_record(rules, lineup, seed, round, game_no, **self.record(rules, state))
+        course = self.course(rules, state, round if game_no is not None else None)
+        return self.replay_record(rules, lineup, seed, round, game_no, **self.record(rules, state),
+                                  start=course.start, actions=course.actions)  # fmt: skip
 
     @required
     def format_replay(self, record: dict) -> str:

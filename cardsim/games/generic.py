@@ -1,13 +1,17 @@
 """The loops every game's kernels share, written once over the state machine's functions by name.
 
 A game registers its state machine (``register``: its ``State`` class, and ``observe``, ``bot_stream``, ``check``,
-``to_move``, ``apply`` of its ``state.py`` with its built-in bots' ``act``); the stubs below then stand for them in
-compiled code: numba resolves each call, at compile time, by the class of the ``State`` it is given (an
-``overload``), so ``ask`` and ``run_checked`` are one function each, compiled once per game as direct calls (the
-same machine code as a copy per game would give), and cached like any kernel.
+``to_move``, ``apply`` of its ``state.py`` with its built-in bots' ``act``, from its ``play.py``; ``deal``,
+``decision``, ``legal_cards``, ``legal_actions``, ``scores`` and its encoding's ``encode``, ``legal_mask`` and
+``action_code``, from its ``encoding.py``); the stubs below then stand for them in compiled code: numba resolves
+each call, at compile time, by the class of the ``State`` it is given (an ``overload``), so ``ask`` and
+``run_checked`` are one function each, compiled once per game as direct calls (the same machine code as a copy per
+game would give), and cached like any kernel; so is a batched environment's kernel over ``deal``, ``to_move``,
+``apply``, ``observe``, ``encode`` and ``legal_mask``.
 
 - ``ask``: a strong or numba bot's decision at its seat, from the seat's view and private stream.
 - ``run_checked``: ``--check`` with a strong or numba bot, one decision at a time, the invariants before every step.
+- ``legal_mask_of``: a game's action mask (``cardsim.encoding``) from its state machine's legal actions.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from cardsim.encoding import CARDS, FIRST, MAX_CODES, clear, kind_of, mask_cards, mask_codes, stack_codes
 from cardsim.errors import BotFailure
 from cardsim.lineup import FIRST_STRONG
 from cardsim.numba_bots import USER_BOT, ask_strong
@@ -27,8 +32,9 @@ _FUNCTIONS: dict[tuple[str, type], Any] = {}  # (name, State class) -> the game'
 
 def register(state_class: type, **functions: Any) -> None:
     """The state machine of the game whose rounds are ``state_class`` (``observe``, ``bot_stream``, ``check``,
-    ``to_move``, ``apply``, and its built-in bots' ``act``), for the stubs below; called once by the game's
-    driver module (its ``play.py``)."""
+    ``to_move``, ``apply``, and its built-in bots' ``act``: by the game's driver module, its ``play.py``; ``deal``,
+    ``decision``, ``legal_cards``, ``legal_actions``, ``scores``, ``encode``, ``legal_mask``, ``action_code``: by
+    its ``encoding.py``), for the stubs below."""
     for name, function in functions.items():
         _FUNCTIONS[name, state_class] = function
 
@@ -65,6 +71,38 @@ def apply(s: Any, p: Any, action: int) -> bool:
 
 def act(bot: int, s: Any, p: Any, seat: int) -> int:
     """What the built-in bot ``bot`` does at ``seat``, drawing from the seat's shared stream."""
+
+
+def deal(s: Any, p: Any, seed: np.uint64, unit: int, sub: int, dealer: int) -> None:
+    """Seed round (seed, unit, sub)'s streams and deal it (``dealer`` < 0: drawn); the first decision is next."""
+
+
+def decision(s: Any) -> int:
+    """The decision code (``cardsim.decisions``) of the seat to act, DONE when the round is over."""
+
+
+def legal_cards(s: Any, p: Any) -> np.uint64:
+    """The cards the seat to act may choose (a mask; 0 unless its action codes are card indexes)."""
+
+
+def legal_actions(s: Any, p: Any, out: np.ndarray) -> int:
+    """The legal action codes into ``out``; how many."""
+
+
+def scores(s: Any, p: Any, out: np.ndarray) -> None:
+    """A finished round's scores per seat into ``out`` (int64[players])."""
+
+
+def encode(view: Any, p: Any, seat: int, out: np.ndarray) -> int:
+    """``seat``'s view (``observe``) as the game's bit-packed observation in ``out`` (uint8); its length in bits."""
+
+
+def legal_mask(s: Any, p: Any, out: np.ndarray) -> None:
+    """``out`` (int8[ACTION_COUNT]) 1 at the legal action indexes of the decision at hand, else 0."""
+
+
+def action_code(s: Any, index: int) -> int:
+    """The state machine's code of action ``index`` if it is of the decision at hand, else -1."""
 
 
 @overload(observe)
@@ -109,6 +147,62 @@ def _act(bot, s, p, seat):
         return lambda bot, s, p, seat: function(bot, s, p, seat)
 
 
+@overload(deal)
+def _deal(s, p, seed, unit, sub, dealer):
+    function = _of("deal", s)
+    if function is not None:
+        return lambda s, p, seed, unit, sub, dealer: function(s, p, seed, unit, sub, dealer)
+
+
+@overload(decision)
+def _decision(s):
+    function = _of("decision", s)
+    if function is not None:
+        return lambda s: function(s)
+
+
+@overload(legal_cards)
+def _legal_cards(s, p):
+    function = _of("legal_cards", s)
+    if function is not None:
+        return lambda s, p: function(s, p)
+
+
+@overload(legal_actions)
+def _legal_actions(s, p, out):
+    function = _of("legal_actions", s)
+    if function is not None:
+        return lambda s, p, out: function(s, p, out)
+
+
+@overload(scores)
+def _scores(s, p, out):
+    function = _of("scores", s)
+    if function is not None:
+        return lambda s, p, out: function(s, p, out)
+
+
+@overload(encode)
+def _encode(view, p, seat, out):
+    function = _of("encode", view)
+    if function is not None:
+        return lambda view, p, seat, out: function(view, p, seat, out)
+
+
+@overload(legal_mask)
+def _legal_mask(s, p, out):
+    function = _of("legal_mask", s)
+    if function is not None:
+        return lambda s, p, out: function(s, p, out)
+
+
+@overload(action_code)
+def _action_code(s, index):
+    function = _of("action_code", s)
+    if function is not None:
+        return lambda s, index: function(s, index)
+
+
 # --- the loops ------------------------------------------------------------------------------------------------
 
 
@@ -144,6 +238,24 @@ def run_checked(s: Any, p: Any, bots: np.ndarray, strong_bots: Any, users: tuple
         if not apply(s, p, action):
             raise BotFailure("a bot chose an illegal action (RULES D2)")
         steps += 1
+
+
+@njit(cache=True, inline="always")
+def legal_mask_of(s: Any, p: Any, out: np.ndarray, table: np.ndarray) -> None:
+    """A game's ``legal_mask``: ``out`` (int8[ACTION_COUNT]) 1 at the index of each legal action of the decision at
+    hand (its kind's first index in ``table``, the game's ``cardsim.encoding.action_table``, plus the code), all 0
+    when the round is over. The state machine says what is legal: ``legal_cards`` where the codes are card indexes
+    (a mask, no list), else ``legal_actions`` into scratch room on the stack (no allocation, so that
+    the mask compiles without reference counts)."""
+    clear(out)
+    i = kind_of(table, decision(s))
+    if i < 0:
+        return
+    if table[i, CARDS]:
+        mask_cards(out, table[i, FIRST], legal_cards(s, p))
+    else:
+        codes = stack_codes(MAX_CODES)
+        mask_codes(out, table[i, FIRST], codes, legal_actions(s, p, codes))
 
 
 @njit(cache=True, inline="always")

@@ -92,4 +92,7 @@ class GameInfo:
     example_bot: str | None = None  # its Python bot class in bots/examples.py (tests, compile_times.py)
     reference: Reference | None = None  # None: no C reference
     openspiel: str | None = None  # its OpenSpiel game (benchmarks/throughput.py --openspiel times that loop)
-    cards_rule: str = "cards"  # the rule option ``--cards K`` stands for (cards per player in single rounds)
+    cards_rule: str = "cards"
+    # the reward of an illegal action in the environments (cardsim.envs), on the scale of the game's own scores
+    # (sign as the reward's: minus a penalty): about the worst result a round can bring
+    illegal_reward: float = -1.0  # the rule option ``--cards K`` stands for (cards per player in single rounds)

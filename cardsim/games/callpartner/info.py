@@ -25,4 +25,5 @@ INFO = GameInfo(
     examples=("simulate callpartner --players 5 --bots heuristic --games 100000 --rule all_pass=dealer_forced",),
     advice=Advice(hand="SA SK H9 D2", trump="fixes the contract's trump S/H/D/C (default: the best suit per bid)"),
     example_bot="Steady",
+    illegal_reward=-20.0,  # the lowest score of a deal: -bid, bids up to 20
 )

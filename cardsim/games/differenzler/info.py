@@ -32,4 +32,5 @@ INFO = GameInfo(
     advice=Advice(hand="SA SK H9", trump="the dealer's shown card (e.g. H6)"),
     example_bot="Lucky",
     reference=Reference("benchmarks/reference_differenzler.c", {"rounds": ("{units}", "{seed}")}),
+    illegal_reward=-157.0,  # minus the largest penalty of a round, |prediction - points| <= 157
 )

@@ -30,4 +30,5 @@ INFO = GameInfo(
     example_bot="OhHellCounter",
     openspiel="oh_hell",
     cards_rule="num_tricks_fixed",
+    illegal_reward=-20.0,  # below any round at the default rules (0 at worst; with off_bid_penalty -1 per trick off)
 )

@@ -37,4 +37,5 @@ INFO = GameInfo(
          "games": ("games", "{units}", "{seed}", "{players}")},  # fmt: skip
         counts={"exact_bid_rate": "exact_bids"},
     ),
+    illegal_reward=-200.0,  # the lowest score of a round: -10 per trick off, 20 tricks
 )
