@@ -957,7 +957,7 @@ def test_replay_json_and_text():
     assert list(record) == [
         "game", "rules", "seed", "round", "game_no", "bots", "players", "dealer", "hands", "kitty", "auction",
         "declarer", "bid", "trump", "called_card", "partner", "discards", "tricks", "points", "side_points", "made",
-        "scores",
+        "scores", "start", "actions",
     ]  # fmt: skip
     assert record["rules"] == {"players": 4, "all_pass": "redeal", "discards_count": True, "target": 52,
                                "max_deals": 60}  # fmt: skip

@@ -205,7 +205,7 @@ def test_cli_replay_json_schema(capsys):
     record = json.loads(capsys.readouterr().out)
     assert set(record) == {
         "game", "rules", "seed", "round", "game_no", "bots", "first_hand", "dealer", "trump_card", "trump",
-        "hands", "predictions", "tricks", "points", "penalties",
+        "hands", "predictions", "tricks", "points", "penalties", "start", "actions",
     }  # fmt: skip
     assert [len(h) for h in record["hands"]] == [9] * 4 and len(record["tricks"]) == 9
     assert set(record["tricks"][0]) == {"leader", "cards", "winner", "points"}
