@@ -1,6 +1,6 @@
 """What shared code says and does about Oh Hell (``cardsim.games.info``)."""
 
-from cardsim.games.info import Advice, Cases, GameInfo, GameLabels, Studies
+from cardsim.games.info import Advice, Cases, GameInfo, GameLabels, Reference, Studies
 
 INFO = GameInfo(
     name="ohhell",
@@ -28,6 +28,12 @@ INFO = GameInfo(
     ),
     advice=Advice(hand="SA HK H2 C7", trump="the trump suit S/H/D/C, or the turned card (H7)", strong=True),
     example_bot="OhHellCounter",
+    reference=Reference(  # the default rules only (52 cards, the hook, points_per_trick 1, no off_bid_penalty)
+        "benchmarks/reference_ohhell.c",
+        {"rounds": ("rounds", "{units}", "{seed}", "{players}", "{num_tricks_fixed}"),
+         "games": ("games", "{units}", "{seed}", "{players}")},  # fmt: skip
+        counts={"exact_bid_rate": "exact_bids"},
+    ),
     openspiel="oh_hell",
     cards_rule="num_tricks_fixed",
     illegal_reward=-20.0,  # below any round at the default rules (0 at worst; with off_bid_penalty -1 per trick off)
