@@ -5,6 +5,8 @@
   environments (``cardsim.envs.aec``);
 - ``single_agent(game, seat, opponents)``: a ``gymnasium.Env``, one seat against cardsim's bots
   (``cardsim.envs.single``);
+- ``BatchEnv(game, n)``: ``n`` tables stepped by one compiled kernel, numpy in and out, and ``BatchVectorEnv`` (a
+  ``gymnasium.vector.VectorEnv`` of it for one agent seat) (``cardsim.envs.batch``);
 - ``encoding(game, ...)``: the actions and observations as arrays (``cardsim.envs.spaces``).
 
 docs/rl.md describes the spaces field by field, the rewards and the seeding.
@@ -18,7 +20,7 @@ from typing import Any
 
 from cardsim.games import GAMES
 
-__all__ = ["encoding", "single_agent", *(f"{game}_v0" for game in GAMES)]
+__all__ = ["BatchEnv", "BatchVectorEnv", "encoding", "single_agent", *(f"{game}_v0" for game in GAMES)]
 
 
 def _versioned(game: str) -> SimpleNamespace:
@@ -37,6 +39,10 @@ def __getattr__(name: str) -> Any:
         from cardsim.envs.single import single_agent
 
         return single_agent
+    if name in ("BatchEnv", "BatchVectorEnv"):
+        from cardsim.envs import batch
+
+        return getattr(batch, name)
     if name == "encoding":
         from cardsim.envs.spaces import encoding
 
