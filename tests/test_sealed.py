@@ -184,6 +184,26 @@ def test_a_sealed_process_is_unprivileged_and_gone_afterwards(tmp_path):
         assert not processes_of(SANDBOX_UID) and not processes_of(SANDBOX_UID + 1)
 
 
+def test_a_sealed_run_shares_one_cpu_with_its_bots_and_gives_cardsim_its_cpus_back(tmp_path, monkeypatch):
+    """The bots' processes take turns with cardsim's thread: both run on one CPU during the run (a wake-up across
+    CPUs cost 40-50 microseconds a turn), and the thread has every CPU it had again afterwards."""
+    import cardsim.sealed.process as process
+
+    before, seen = os.sched_getaffinity(0), []
+    exchange = process.BotProcess._exchange
+
+    def watched(self, *args, **kwargs):
+        answer = exchange(self, *args, **kwargs)
+        seen.append((os.sched_getaffinity(0), os.sched_getaffinity(self.process.pid)))
+        return answer
+
+    monkeypatch.setattr(process.BotProcess, "_exchange", watched)
+    sealed_run(tmp_path / "sealed", [spec("Plain"), "random", spec("Plain"), "random"], rounds=2)
+    one = {min(before)}
+    assert seen and all(mine == theirs == one for mine, theirs in seen[2:]), seen[:4]  # after the start's exchanges
+    assert os.sched_getaffinity(0) == before
+
+
 def test_sealing_adds_nothing_to_the_experiment_of_an_open_run():
     exp = experiment("differenzler", "random", rounds=4)
     assert exp.sealed is None and "sealed" in {f.name for f in dataclasses.fields(exp)}
