@@ -10,7 +10,8 @@ with one numba kernel, numpy arrays in and out; ``BatchVectorEnv`` (``BatchEnv.a
 arrays stacked once for all tables (``stack``: a State whose arrays have the tables as their first axis). One
 kernel (``_step``, ``prange`` over the tables) is written over the state machine's functions by name
 (``cardsim.games.generic``: ``deal``, ``to_move``, ``decision``, ``apply``, ``act``, ``scores``,
-``legal_actions``, ``observe``, ``encode``, ``action_code``), so every game of the registry gets it from this code.
+``legal_actions``, ``observe_into``, ``encode``, ``action_code``), so every game of the registry gets it from this
+code.
 Per table (``_table``) it applies the agent's action, lets the bots of the other seats play on (a built-in bot
 through ``act``, a strong one through ``ask``) until an agent's seat is to move, scores a finished round and deals
 the table's next one in the same step, and writes the mover's mask and honest observation straight into the
@@ -18,10 +19,10 @@ output rows. ``_table`` counts no references (``_nrt=False``, DESIGN.md "Fast lo
 State views without any): its own work, all but the observation, took 153 ns a table against 567 ns for the same
 code over a typed List of States with reference counts (Wizard, 15 cards, one thread). What it calls directly is
 compiled into it the same way (numba passes the flag on), so what allocates runs in functions called through their
-address, with reference counts of their own (else nothing they allocate would be freed): ``_view`` (``observe``
-makes a new State at every step) and, once a round, ``_renew`` (``scores`` and ``deal``). ``observe``'s
-allocations are most of a step's time (``benchmarks/batch_env_speed.py`` measures the rate); a non-allocating
-``observe`` into a State kept per table would let ``_table`` call it directly.
+address, with reference counts of their own (else nothing they allocate would be freed): once a round, ``_renew``
+(``scores``, ``deal``, and the final observation through ``observe``). The step's view is written into a State kept
+per table (``observe_into``, which allocates nothing), then encoded into the output row: ``observe`` allocating a
+new State at every step had been ~700 of a step's ~900 ns.
 
 **Rounds and seeds.** Table ``i``'s ``k``-th round (``k`` = 0, 1, ...: every round dealt to it since the seed was
 set, whether finished or left unfinished by a ``reset()``) is ``new_round(game, seed=seed, round=i + k * n)``: the
@@ -61,6 +62,7 @@ from cardsim.games.generic import (
     encode,
     legal_actions,
     observe,
+    observe_into,
     scores,
     to_move,
 )
@@ -149,13 +151,6 @@ def _renew(s: Any, p: Any, seed: np.uint64, unit: int, done: bool, final: int, s
     deal(s, p, seed, unit, 0, -1)
 
 
-@njit(cache=True)
-def _view(s: Any, p: Any, seat: int, out: np.ndarray) -> None:
-    """``seat``'s observation of ``s`` into ``out``: ``encode`` of its view ``observe(s, p, seat)``, a State this
-    allocates and frees (so ``_table`` calls it through its address: see the module docstring)."""
-    encode(observe(s, p, seat), p, seat, out)
-
-
 @njit(cache=True, inline="always")
 def _mask(s: Any, p: Any, table: np.ndarray, legal: np.ndarray, out: np.ndarray) -> int:
     """The game's ``legal_mask`` without its allocation: ``out`` (int8[actions]) 1 at the index of each of the state
@@ -179,25 +174,25 @@ class Setup(NamedTuple):
     float64[players, settings]) and which seats are agents (``agents``: a bit per seat), the rewards' sign (-1 for a
     penalty), the seat whose observation as a round finishes goes to ``final_obs`` (``final``, -1: none), the game's
     action table (``cardsim.encoding.action_table``), and the two functions called through their address
-    (``viewer``: ``_view``; ``renew``: ``_renew``)."""
+    (``renew``: ``_renew``)."""
 
     bots: np.ndarray
     agents: int
     sign: float
     final: int
     table: np.ndarray
-    viewer: Any
     renew: Any
 
 
 @njit(cache=True, _nrt=False)
-def _table(stack: Any, p: Any, i: int, action: int, seed: np.uint64, strong_bots: Any, setup: Setup,
+def _table(stack: Any, views: Any, p: Any, i: int, action: int, seed: np.uint64, strong_bots: Any, setup: Setup,
            buf: Buffers) -> None:  # fmt: skip
     """Table ``i``'s step: the agent's ``action`` (an index, checked legal by the caller; -1: deal the table its next
     round instead, as ``reset`` does), the bots' moves until an agent's seat is to move, a finished round scored
-    into the rewards and the next one dealt, then the mover's mask and observation (``Setup``). Counts no
+    into the rewards and the next one dealt, then the mover's mask and observation (``Setup``), its view written
+    into row ``i`` of ``views`` (a State per table, stacked as ``stack``) so that no step allocates. Counts no
     references (see the module docstring)."""
-    bots, agents, sign, final, table, viewer, renew = setup
+    bots, agents, sign, final, table, renew = setup
     s = row_of(stack, i)
     n, players = buf.done.shape[0], buf.rewards.shape[1]
     book, codes = buf.book, buf.codes
@@ -233,15 +228,17 @@ def _table(stack: Any, p: Any, i: int, action: int, seed: np.uint64, strong_bots
         _record(book, codes, i, code)
     buf.to_move[i], book[i, MOVER] = seat, seat
     book[i, COUNT] = _mask(s, p, table, buf.legal[i], buf.mask[i])
-    viewer(s, p, seat, buf.obs[i])
+    v = row_of(views, i)
+    observe_into(s, p, seat, v)
+    encode(v, p, seat, buf.obs[i])
 
 
 @njit(parallel=True, nogil=True, cache=True)
-def _step(stack: Any, p: Any, actions: np.ndarray, seed: np.uint64, strong_bots: Any, setup: Setup,
+def _step(stack: Any, views: Any, p: Any, actions: np.ndarray, seed: np.uint64, strong_bots: Any, setup: Setup,
           buf: Buffers) -> None:  # fmt: skip
     """Every table's step in parallel (``_table``; ``actions`` -1: deal the table its next round)."""
     for i in prange(actions.shape[0]):
-        _table(stack, p, np.int64(i), actions[i], seed, strong_bots, setup, buf)
+        _table(stack, views, p, np.int64(i), actions[i], seed, strong_bots, setup, buf)
 
 
 @njit(cache=True)
@@ -350,7 +347,7 @@ class BatchEnv:
                             np.zeros((n, width), np.int16))  # fmt: skip
         row, p = numba.typeof(type(state)(*(a[0] for a in self._stack))), numba.typeof(self.params)
         obs, scores = numba.typeof(self._buf.obs[0]), numba.typeof(self._buf.scores[0])
-        self._viewer = first_class(_view, types.void(row, p, types.int64, obs))
+        self._views = type(state)(*(np.ascontiguousarray(np.broadcast_to(a, (self.n, *a.shape))) for a in state))
         self._renew = first_class(_renew, types.void(row, p, types.uint64, types.int64, types.boolean, types.int64,
                                                      scores, obs))  # fmt: skip
         self._streams = np.zeros((n, 4), np.uint64)
@@ -400,9 +397,9 @@ class BatchEnv:
                                    done=np.empty_like(b.done))  # fmt: skip
         try:
             with raised(self._strong is not None):
-                setup = Setup(self._bots, self._agent_bits, self._sign, self._final, self._action_table, self._viewer,
-                              self._renew)  # fmt: skip
-                _step(self._stack, self.params, actions, np.uint64(self.seed), self._strong, setup, self._buf)
+                setup = Setup(self._bots, self._agent_bits, self._sign, self._final, self._action_table, self._renew)
+                _step(self._stack, self._views, self.params, actions, np.uint64(self.seed), self._strong, setup,
+                      self._buf)  # fmt: skip
         except (BotFailure, SystemError) as exc:
             failure = bot_failure(exc)
             if failure is None:

@@ -53,6 +53,10 @@ def observe(s: Any, p: Any, seat: int) -> Any:
     """The seat's honest view, as a State."""
 
 
+def observe_into(s: Any, p: Any, seat: int, v: Any) -> None:
+    """The seat's honest view written into the State ``v`` (``observe`` without allocating)."""
+
+
 def bot_stream(s: Any, seat: int) -> np.ndarray:
     """The seat's private stream, uint64[1, 4]."""
 
@@ -110,6 +114,13 @@ def _observe(s, p, seat):
     function = _of("observe", s)
     if function is not None:
         return lambda s, p, seat: function(s, p, seat)
+
+
+@overload(observe_into)
+def _observe_into(s, p, seat, v):
+    function = _of("observe_into", s)
+    if function is not None:
+        return lambda s, p, seat, v: function(s, p, seat, v)
 
 
 @overload(bot_stream)

@@ -651,18 +651,29 @@ def observe(s: State, p: Params, seat: int) -> State:
     as the declarer who took them. The other hands, the streams and the round's key are zero: a strong bot
     decides from this, drawing from its own stream only."""
     v = new_state(np.int64(p.players))
+    observe_into(s, p, seat, v)
+    return v
+
+
+@njit(cache=True)
+def observe_into(s: State, p: Params, seat: int, v: State) -> None:
+    """``observe`` into the State ``v`` (every field but the streams written, none allocated): a batched
+    environment keeps one view per table (``cardsim.envs.batch``)."""
     copy_items(v.slots, s.slots, s.slots.shape[0])
     v.slots[SEED], v.slots[UNIT], v.slots[SUB], v.slots[SEEDED] = 0, 0, 0, 0
     if not knows_partner(s.slots, seat):
         v.slots[PARTNER] = UNKNOWN
     if seat != s.slots[DECLARER] or s.slots[CALLED] < 0:  # the kitty is taken right after the call (C6)
         v.slots[KITTY], v.slots[DISCARDS], v.slots[PLAN] = 0, 0, 0
+    for other in range(v.hands.shape[0]):
+        v.hands[other], v.dealt[other] = 0, 0
     v.hands[seat], v.dealt[seat] = s.hands[seat], s.dealt[seat]
     copy_items(v.points, s.points, s.points.shape[0])
     copy_items(v.scores, s.scores, s.scores.shape[0])
     copy_rows(v.auction, s.auction, s.auction.shape[0])
-    copy_items(v.log, s.log, s.slots[CARDS])
-    return v
+    played = s.slots[CARDS]
+    for k in range(v.log.shape[0]):
+        v.log[k] = s.log[k] if k < played else 0
 
 
 @njit(cache=True, inline="always")

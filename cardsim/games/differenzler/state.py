@@ -418,17 +418,24 @@ def observe(s: State, p: Params, seat: int) -> State:
     predictions it may see (``visible_predictions``; -1 for the others). Streams, the other hands and the round's
     key (its slots) are zero: a strong bot decides from this, drawing from its own stream only."""
     v = new_state(np.int64(PLAYERS))
+    observe_into(s, p, seat, v)
+    return v
+
+
+@njit(cache=True)
+def observe_into(s: State, p: Params, seat: int, v: State) -> None:
+    """``observe`` into the State ``v`` (every field but the streams written, none allocated): a batched
+    environment keeps one view per table (``cardsim.envs.batch``)."""
     copy_items(v.slots, s.slots, s.slots.shape[0])
     v.slots[SEED], v.slots[UNIT], v.slots[SUB], v.slots[SEEDED] = 0, 0, 0, 0
+    for other in range(PLAYERS):
+        v.hands[other], v.dealt[other] = 0, 0
     v.hands[seat], v.dealt[seat] = s.hands[seat], s.dealt[seat]
     copy_items(v.points, s.points, s.points.shape[0])
     visible_predictions(s, p, seat, v.predictions)
-    for t in range(min(s.slots[TRICK] + 1, TRICKS)):
-        n = PLAYERS if t < s.slots[TRICK] else s.slots[POS]
-        if n > 0:
-            v.history[t, 0] = s.history[t, 0]
-            if n == PLAYERS:
-                v.history[t, 1] = s.history[t, 1]
-        for i in range(n):
-            v.history[t, 2 + i] = s.history[t, 2 + i]
-    return v
+    for t in range(TRICKS):
+        n = 0 if t > s.slots[TRICK] else PLAYERS if t < s.slots[TRICK] else s.slots[POS]
+        v.history[t, 0] = s.history[t, 0] if n > 0 else 0
+        v.history[t, 1] = s.history[t, 1] if n == PLAYERS else 0
+        for i in range(PLAYERS):
+            v.history[t, 2 + i] = s.history[t, 2 + i] if i < n else 0

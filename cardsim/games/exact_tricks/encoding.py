@@ -47,6 +47,7 @@ from cardsim.games.exact_tricks.state import (
     legal_actions,
     legal_cards,
     observe,
+    observe_into,
     scores,
     to_move,
 )
@@ -141,5 +142,5 @@ def action_code(s: State, index: int) -> int:
 
 
 register(State, encode=encode, legal_mask=legal_mask, action_code=action_code, deal=deal, decision=decision,
-         legal_cards=legal_cards, legal_actions=legal_actions, scores=scores, observe=observe, to_move=to_move,
-         apply=apply)  # fmt: skip
+         legal_cards=legal_cards, legal_actions=legal_actions, scores=scores, observe=observe,
+         observe_into=observe_into, to_move=to_move, apply=apply)  # fmt: skip

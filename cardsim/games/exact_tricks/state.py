@@ -563,18 +563,27 @@ def observe(s: State, p: Params, seat: int) -> State:
     (``bid_seen``, B5), -1 for the others, and BID_TOTAL their sum. Zero: the other hands (and so the undealt
     stack), the rows of ``log`` not played this round, the streams and the round's key (SEED, UNIT, SUB,
     BOT_SEEDED)."""
+    v = new_state(s.hands.shape[0])
+    observe_into(s, p, seat, v)
+    return v
+
+
+@njit(cache=True)
+def observe_into(s: State, p: Params, seat: int, v: State) -> None:
+    """``observe`` into the State ``v`` (every field but the streams written, none allocated): a batched
+    environment keeps one view per table (``cardsim.envs.batch``)."""
     players = s.hands.shape[0]
-    v = new_state(players)
     copy_items(v.slots, s.slots, s.slots.shape[0])
     v.slots[SEED], v.slots[UNIT], v.slots[SUB], v.slots[BOT_SEEDED] = 0, 0, 0, 0
-    v.hands[seat], v.dealt[seat] = s.hands[seat], s.dealt[seat]
     total = 0
     for other in range(players):
+        v.hands[other], v.dealt[other], v.bids[other] = 0, 0, -1
         if bid_seen(s, p, seat, other):
             v.bids[other] = s.bids[other]
             total += s.bids[other]
         v.won[other] = s.won[other]
+    v.hands[seat], v.dealt[seat] = s.hands[seat], s.dealt[seat]
     v.slots[BID_TOTAL] = total
-    for k in range(s.slots[N_PLAYED]):
-        v.log[k, 0], v.log[k, 1] = s.log[k, 0], s.log[k, 1]
-    return v
+    played = s.slots[N_PLAYED]
+    for k in range(v.log.shape[0]):
+        v.log[k, 0], v.log[k, 1] = (s.log[k, 0], s.log[k, 1]) if k < played else (0, 0)
