@@ -651,14 +651,23 @@ def observe(s: State, p: Params, seat: int) -> State:
     as the declarer who took them. The other hands, the streams and the round's key are zero: a strong bot
     decides from this, drawing from its own stream only."""
     v = new_state(np.int64(p.players))
-    observe_into(s, p, seat, v)
+    _view_of(s, p, seat, v)
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def observe_into(s: State, p: Params, seat: int, v: State) -> None:
     """``observe`` into the State ``v`` (every field but the streams written, none allocated): a batched
     environment keeps one view per table (``cardsim.envs.batch``)."""
+    _view_of(s, p, seat, v)
+    for k in range(s.slots[CARDS], v.log.shape[0]):  # a view written before may hold more cards played
+        v.log[k] = 0
+
+
+@njit(cache=True, inline="always")
+def _view_of(s: State, p: Params, seat: int, v: State) -> None:
+    """``seat``'s view written into ``v``: all of it but the ``log`` after the cards played, which ``observe``
+    leaves as ``new_state`` made it (zero) and ``observe_into`` clears."""
     copy_items(v.slots, s.slots, s.slots.shape[0])
     v.slots[SEED], v.slots[UNIT], v.slots[SUB], v.slots[SEEDED] = 0, 0, 0, 0
     if not knows_partner(s.slots, seat):
@@ -671,9 +680,7 @@ def observe_into(s: State, p: Params, seat: int, v: State) -> None:
     copy_items(v.points, s.points, s.points.shape[0])
     copy_items(v.scores, s.scores, s.scores.shape[0])
     copy_rows(v.auction, s.auction, s.auction.shape[0])
-    played = s.slots[CARDS]
-    for k in range(v.log.shape[0]):
-        v.log[k] = s.log[k] if k < played else 0
+    copy_items(v.log, s.log, s.slots[CARDS])
 
 
 @njit(cache=True, inline="always")

@@ -422,7 +422,7 @@ def observe(s: State, p: Params, seat: int) -> State:
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def observe_into(s: State, p: Params, seat: int, v: State) -> None:
     """``observe`` into the State ``v`` (every field but the streams written, none allocated): a batched
     environment keeps one view per table (``cardsim.envs.batch``)."""
