@@ -38,12 +38,13 @@ def differenzler_forty(view, p, seat, rng):  # noqa: ANN001, ANN201 (numba types
 
 
 @njit(cache=True)
-def wizard_wizards(view, p, seat, rng):  # noqa: ANN001, ANN201 (numba types)
-    """Wizard: bids the Wizards in its hand (one more if that bid is refused, B5), else a random legal action."""
+def bid_the_count(view, p, seat, rng, cards):  # noqa: ANN001, ANN201 (numba types)
+    """Wizard and Oh Hell (one state machine): bids how many of ``cards`` (a card mask) its hand holds (one more if
+    that bid is refused, B5 / F4's hook), else plays a random legal card."""
     legal = np.empty(64, np.int64)
     n = wizard.legal_actions(view, p, legal)
     if wizard.decision(view) == BID:
-        want = popcount(view.hands[seat] & WIZARD_MASK)
+        want = popcount(view.hands[seat] & cards)
         for i in range(n):
             if legal[i] == want:
                 return want
@@ -52,17 +53,15 @@ def wizard_wizards(view, p, seat, rng):  # noqa: ANN001, ANN201 (numba types)
 
 
 @njit(cache=True)
+def wizard_wizards(view, p, seat, rng):  # noqa: ANN001, ANN201 (numba types)
+    """Wizard: bids the Wizards in its hand (one more if that bid is refused, B5), else a random legal action."""
+    return bid_the_count(view, p, seat, rng, WIZARD_MASK)
+
+
+@njit(cache=True)
 def ohhell_aces(view, p, seat, rng):  # noqa: ANN001, ANN201 (numba types)
     """Oh Hell: bids its aces (one more if that bid is refused, the hook F4), else a random legal card."""
-    legal = np.empty(64, np.int64)
-    n = wizard.legal_actions(view, p, legal)
-    if wizard.decision(view) == BID:
-        want = popcount(view.hands[seat] & ACES)
-        for i in range(n):
-            if legal[i] == want:
-                return want
-        return want + 1
-    return legal[below(rng, 0, n)]
+    return bid_the_count(view, p, seat, rng, ACES)
 
 
 @njit(cache=True)

@@ -153,10 +153,10 @@ def _renew(s: Any, p: Any, seed: np.uint64, unit: int, done: bool, final: int, s
 
 @njit(cache=True, inline="always")
 def _mask(s: Any, p: Any, table: np.ndarray, legal: np.ndarray, out: np.ndarray) -> int:
-    """The game's ``legal_mask`` without its allocation: ``out`` (int8[actions]) 1 at the index of each of the state
-    machine's ``legal_actions`` (its kind's first index in ``table``, the encoding's ``action_table``, plus the
-    code), all 0 when the round is over; ``legal`` (as wide as the widest kind) those indexes in the order of
-    ``legal_actions``. Returns how many."""
+    """The game's ``legal_mask`` and the legal indexes as a list, which ``sample_legal`` draws from: ``out``
+    (int8[actions]) 1 at the index of each of the state machine's ``legal_actions`` (its kind's first index in
+    ``table``, the encoding's ``action_table``, plus the code), all 0 when the round is over; ``legal`` (as wide as
+    the widest kind) those indexes in the order of ``legal_actions``. Returns how many."""
     clear(out)
     kind = kind_of(table, decision(s))
     if kind < 0:
