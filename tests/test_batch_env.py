@@ -134,6 +134,35 @@ def test_a_strong_opponent_plays_as_in_the_batch_engine():
     assert live_allocations(env, 20) == 0
 
 
+@pytest.mark.parametrize("game", ["wizard", "ohhell"])
+def test_the_agents_take_the_decisions_named_and_assist_plays_their_other_ones(game):
+    """``decisions="bid"``: every step is an agent's bid; its cards are the ``assist`` bot's, the other seats' the
+    opponents', each the action that bot takes in the same round (``Round.bot_action``, the same streams)."""
+    env = BatchEnv(game, n=3, agents=1, decisions="bid", assist="heuristic", opponents="rulebased", seed=6)
+    assert env.decisions == ["bid"]
+    bids = env.encoding.module.ACTIONS[0][1]  # the bid indexes come first
+    _, mask, to_move = env.reset()
+    finished = 0
+    while finished < 6:
+        assert (to_move == 1).all() and mask[:, :bids].any(1).all() and not mask[:, bids:].any()
+        _, mask, to_move, _, done = env.step(env.sample_legal())
+        for i in np.flatnonzero(done):
+            record = env.round(int(i)).record()
+            r = new_round(env.game, rules=rules_of(env), **{k: record[k] for k in ("seed", "round")})
+            for action in record["actions"]:
+                if not (r.to_move == 1 and r.decision == "bid"):
+                    bot = "heuristic" if r.to_move == 1 else "rulebased"
+                    assert repr(r.bot_action(bot)) == repr(action), (i, bot)
+                r.play(action)
+            finished += 1
+
+
+def test_one_table_is_a_batch_too():
+    env = BatchEnv("differenzler", n=1, seed=8)
+    assert all(numba.typeof(a).layout == "C" and a.flags.writeable for a in env._stack)
+    run_against_rounds(env, 1)
+
+
 def test_a_table_is_dealt_round_i_plus_k_n_and_reset_moves_each_table_on():
     env = BatchEnv("ohhell", n=4, players=5, seed=21)
     obs, _, _ = env.reset()
@@ -225,6 +254,12 @@ def test_bad_input_is_refused_naming_what_is_allowed():
         BatchEnv("wizard", agents=0, opponents="random,heuristic")
     with pytest.raises(CardsimError, match="opponents="):
         BatchEnv("wizard", agents=0, opponents=[print])
+    with pytest.raises(CardsimError, match=r"decisions='predict' is not allowed: .*\['bid', 'trump', 'card'\]"):
+        BatchEnv("wizard", agents=0, decisions="predict")
+    with pytest.raises(CardsimError, match="decisions=.* is not allowed"):
+        BatchEnv("wizard", agents=0, decisions=[])
+    with pytest.raises(CardsimError, match="assist='nobody' is not allowed: .*heuristic"):
+        BatchEnv("wizard", agents=0, decisions="bid", assist="nobody")
     with pytest.raises(CardsimError, match="n=0 is not allowed"):
         BatchEnv("wizard", n=0)
     with pytest.raises(CardsimError, match="threads=0 is not allowed"):

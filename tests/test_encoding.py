@@ -281,3 +281,26 @@ def test_the_family_games_hand_on_the_familys_encoding():
         assert enc.encode.__module__ == state.__name__.replace(".state", ".encoding")
         assert set(enc.__all__) >= {"ACTIONS", "ACTION_COUNT", "encode", "legal_mask", "action_code", "fields",
                                     "obs_bits"}  # fmt: skip
+
+
+@pytest.mark.parametrize("game, rules", CASES, ids=IDS)
+def test_observe_into_a_view_kept_across_rounds_is_observe_array_by_array(game, rules):
+    """One view State kept for a table (as BatchEnv keeps it), written by ``observe_into`` at every decision of
+    three rounds for the seat to move (then a seat far into a round, then one at the start of the next): always the
+    State ``observe`` makes, every array equal (the rows a longer round left behind are cleared)."""
+    rng, front = random.Random(11), get_game(game)
+    view = None
+    for i in range(3):
+        r = new_round(game, seed=4, round=i, rules=rules)
+        p = r.game.params(r.rules)
+        view = view if view is not None else front.state_module.new_state(r.game.seats(r.rules))
+        while True:
+            for seat in range(r.game.seats(r.rules)):
+                r.game.kernel("observe_into", r.state, p, seat, view)
+                fresh = r.game.kernel("observe", r.state, p, seat)
+                for name, mine, theirs in zip(fresh._fields, view, fresh, strict=True):
+                    if name not in ("rng", "bot_rng"):  # the streams: a view's are its own (the bots draw there)
+                        assert np.array_equal(mine, theirs), (i, name, seat)
+            if r.done:
+                break
+            r.play(rng.choice(r.legal()))

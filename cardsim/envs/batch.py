@@ -22,7 +22,10 @@ compiled into it the same way (numba passes the flag on), so what allocates runs
 address, with reference counts of their own (else nothing they allocate would be freed): once a round, ``_renew``
 (``scores``, ``deal``, and the final observation through ``observe``). The step's view is written into a State kept
 per table (``observe_into``, which allocates nothing), then encoded into the output row: ``observe`` allocating a
-new State at every step had been ~700 of a step's ~900 ns.
+new State at every step had been ~700 of a step's ~900 ns. ``encode`` and ``legal_actions`` are inlined where they
+are called (``cardsim.games.generic``), ``observe_into`` and ``encode`` into ``_observe``, and the kernels are called
+through their compiled entry points (``cardsim.jit.entry``; the dispatcher typed the stacked States at every call,
+~65 microseconds): a Wizard step went from ~480 to ~250 ns a table on one thread.
 
 **Rounds and seeds.** Table ``i``'s ``k``-th round (``k`` = 0, 1, ...: every round dealt to it since the seed was
 set, whether finished or left unfinished by a ``reset()``) is ``new_round(game, seed=seed, round=i + k * n)``: the
@@ -47,7 +50,7 @@ import numpy as np
 from numba import njit, prange, types
 from numba.extending import overload
 
-from cardsim.decisions import DONE
+from cardsim.decisions import DECISIONS, DONE
 from cardsim.encoding import FIRST, SIZE, action_table, clear, kind_of, mask_codes
 from cardsim.envs.spaces import Encoding
 from cardsim.errors import BotFailure, CardsimError, bot_failure
@@ -66,6 +69,7 @@ from cardsim.games.generic import (
     scores,
     to_move,
 )
+from cardsim.jit.entry import entry
 from cardsim.lineup import FIRST_STRONG
 from cardsim.numba_bots import first_class, raised
 from cardsim.options import RuleSettings
@@ -169,15 +173,25 @@ def _mask(s: Any, p: Any, table: np.ndarray, legal: np.ndarray, out: np.ndarray)
     return n
 
 
+@njit(cache=True, _nrt=False)
+def _observe(s: Any, p: Any, seat: int, v: Any, out: np.ndarray) -> None:
+    """``seat``'s view written into the State ``v`` (``observe_into``) and encoded into ``out``, both inlined here.
+    A function of its own: inlined into ``_table``, where ``v`` is made, the view's stores were lost."""
+    observe_into(s, p, seat, v)
+    encode(v, p, seat, out)
+
+
 class Setup(NamedTuple):
     """What every table's step reads besides its state and the strong bots: the seats' bots (``bots``,
-    float64[players, settings]) and which seats are agents (``agents``: a bit per seat), the rewards' sign (-1 for a
+    float64[players, settings]), which seats are agents (``agents``: a bit per seat) and which decisions they take
+    (``kinds``: a bit per decision code; the seat's bot in ``bots`` takes the others), the rewards' sign (-1 for a
     penalty), the seat whose observation as a round finishes goes to ``final_obs`` (``final``, -1: none), the game's
     action table (``cardsim.encoding.action_table``), and the two functions called through their address
     (``renew``: ``_renew``)."""
 
     bots: np.ndarray
     agents: int
+    kinds: int
     sign: float
     final: int
     table: np.ndarray
@@ -192,7 +206,7 @@ def _table(stack: Any, views: Any, p: Any, i: int, action: int, seed: np.uint64,
     into the rewards and the next one dealt, then the mover's mask and observation (``Setup``), its view written
     into row ``i`` of ``views`` (a State per table, stacked as ``stack``) so that no step allocates. Counts no
     references (see the module docstring)."""
-    bots, agents, sign, final, table, renew = setup
+    bots, agents, kinds, sign, final, table, renew = setup
     s = row_of(stack, i)
     n, players = buf.done.shape[0], buf.rewards.shape[1]
     book, codes = buf.book, buf.codes
@@ -216,7 +230,7 @@ def _table(stack: Any, views: Any, p: Any, i: int, action: int, seed: np.uint64,
                 buf.rewards[i, k] += sign * buf.scores[i, k]
             buf.done[i] = True
             continue
-        if (agents >> seat) & 1:
+        if (agents >> seat) & 1 and (kinds >> decision(s)) & 1:
             break
         row = bots[seat]
         if strong_bots is not None and row[0] >= FIRST_STRONG:
@@ -228,9 +242,7 @@ def _table(stack: Any, views: Any, p: Any, i: int, action: int, seed: np.uint64,
         _record(book, codes, i, code)
     buf.to_move[i], book[i, MOVER] = seat, seat
     book[i, COUNT] = _mask(s, p, table, buf.legal[i], buf.mask[i])
-    v = row_of(views, i)
-    observe_into(s, p, seat, v)
-    encode(v, p, seat, buf.obs[i])
+    _observe(s, p, seat, row_of(views, i), buf.obs[i])
 
 
 @njit(parallel=True, nogil=True, cache=True)
@@ -273,6 +285,14 @@ def _sample(book: np.ndarray, legal: np.ndarray, seed: np.uint64, step: int, str
 # --- the environment ------------------------------------------------------------------------------------------
 
 
+def _stacked(state: Any, n: int) -> Any:
+    """``n`` copies of ``state`` as one State whose arrays have the tables as their first axis: new, writable and
+    C-contiguous whatever ``n`` (numba then compiles for the "C" layout; ``np.ascontiguousarray`` had returned the
+    read-only broadcast itself for n=1, and ``np.array`` alone keeps a broadcast's strides, the "A" layout, 2x
+    slower)."""
+    return type(state)(*(np.array(np.broadcast_to(a, (n, *a.shape)), order="C") for a in state))
+
+
 def _count(value: Any, what: str, low: int, high: int) -> int:
     """``value`` as an int if it is one from ``low`` to ``high``, else a CardsimError naming what is allowed."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
@@ -298,7 +318,10 @@ class BatchEnv:
 
     ``agents``: the seats the caller plays (None: every seat, self-play; a seat, or a list of seats). The other
     seats are played by ``opponents``, built-in bots inside the kernel: one name for all of them or one per other
-    seat in seat order, settings allowed (``"heuristic"``, ``"random,heuristic:...,rulebased"``). ``seed``: the
+    seat in seat order, settings allowed (``"heuristic"``, ``"random,heuristic:...,rulebased"``). ``decisions``: the
+    decisions the agents take, a name or a list (``"bid"``; None: all of them), the others played at their seats by
+    the built-in bot ``assist`` inside the kernel (a bidder learning with the card play left to the heuristic; a
+    step's rewards then add up every round finished in it). ``seed``: the
     rounds' seed (``reset(seed=...)`` sets another); ``threads``: the kernels' numba threads (None: numba's
     setting); ``copy``: the arrays returned are fresh, the caller's to keep (the kernel writes new arrays at every call;
     False: read-only views of the environment's own, overwritten by the next call).
@@ -313,7 +336,8 @@ class BatchEnv:
 
     def __init__(self, game: str | Game, n: int = 4096, players: int | None = None, rules: RuleSettings = None,
                  agents: int | list[int] | None = None, opponents: str | list[str] = "heuristic", seed: int = 0,
-                 threads: int | None = None, copy: bool = True) -> None:  # fmt: skip
+                 threads: int | None = None, copy: bool = True, decisions: str | list[str] | None = None,
+                 assist: str = "heuristic") -> None:  # fmt: skip
         front = game if isinstance(game, Game) else get_game(game)
         self.n = _count(n, "n", 1, MAX_TABLES)
         self.rules = front.make_rules(rules, players)
@@ -327,18 +351,20 @@ class BatchEnv:
         self.players = front.seats(self.rules)
         self.agents = _agents(agents, self.players)
         self.opponents = [seat for seat in range(self.players) if seat not in self.agents]
-        self.lineup = self._lineup(opponents)
         self.encoding = Encoding(front, self.rules)
+        self._action_table = action_table(self.encoding.module.ACTIONS)
+        self.decisions, self._kinds = self._decisions(decisions)
+        self.lineup = self._lineup(opponents, assist if decisions is not None else None)
         self.params = front.params(self.rules)
         self.actions, self.bytes = self.encoding.actions, self.encoding.bytes
         self._bots = np.ascontiguousarray(self.lineup.table, np.float64)
-        self._bots[self.agents, 0] = -1.0  # asked nowhere: the kernel stops at an agent's seat
+        if decisions is None:
+            self._bots[self.agents, 0] = -1.0  # asked nowhere: the kernel stops at an agent's seat
         self._strong = front.strong_function(self.rules, self._bots)
         self._agent_bits = sum(1 << seat for seat in self.agents)
         self._sign = -1.0 if front.lower_is_better else 1.0
-        self._action_table = action_table(self.encoding.module.ACTIONS)
         state = front.state_module.new_state(self.players)
-        self._stack = type(state)(*(np.ascontiguousarray(np.broadcast_to(a, (self.n, *a.shape))) for a in state))
+        self._stack = _stacked(state, self.n)
         n, players, width = self.n, self.players, int(self._action_table[:, SIZE].max())
         self._buf = Buffers(np.zeros((n, self.bytes), np.uint8), np.zeros((n, self.actions), np.int8),
                             np.full(n, -1, np.int64), np.zeros((n, players), np.float32), np.zeros(n, np.bool_),
@@ -347,18 +373,35 @@ class BatchEnv:
                             np.zeros((n, width), np.int16))  # fmt: skip
         row, p = numba.typeof(type(state)(*(a[0] for a in self._stack))), numba.typeof(self.params)
         obs, scores = numba.typeof(self._buf.obs[0]), numba.typeof(self._buf.scores[0])
-        self._views = type(state)(*(np.ascontiguousarray(np.broadcast_to(a, (self.n, *a.shape))) for a in state))
+        self._views = _stacked(state, self.n)
         self._renew = first_class(_renew, types.void(row, p, types.uint64, types.int64, types.boolean, types.int64,
                                                      scores, obs))  # fmt: skip
         self._streams = np.zeros((n, 4), np.uint64)
         self._final = -1  # the seat whose observation as a round finishes is kept (BatchVectorEnv: its agent)
         self._steps, self._ready = 0, False
+        self._entries: dict[str, Any] = {}  # the kernels' compiled entry points (``_call``)
 
-    def _lineup(self, opponents: Any) -> Any:
-        """The lineup: ``opponents`` at the other seats, built-in bots only (a placeholder at the agents' seats)."""
+    def _decisions(self, decisions: Any) -> tuple[list[str], int]:
+        """The decisions the agents take, checked (None: every decision of the game), and their bits by code."""
+        codes = [int(kind) for kind in self._action_table[:, 0]]
+        names = [DECISIONS[code] for code in codes]
+        if decisions is None:
+            return names, sum(1 << code for code in codes)
+        given = [decisions] if isinstance(decisions, str) else decisions
+        if not isinstance(given, (list, tuple)) or not given or any(d not in names for d in given):
+            raise CardsimError(f"decisions={decisions!r} is not allowed: {self.game.name}'s decisions the agents take, "
+                               f"a name or a list of names of {names} (None: all)")  # fmt: skip
+        return [d for d in names if d in given], sum(1 << DECISIONS.index(d) for d in given)
+
+    def _lineup(self, opponents: Any, assist: Any) -> Any:
+        """The lineup: ``opponents`` at the other seats and ``assist`` (None: a placeholder) at the agents' seats,
+        built-in bots only."""
         builtin = ", ".join(self.game.builtin_bots)
         allowed = (f"built-in bot names ({builtin}; settings as name:key=value), one for all the other seats or one "
                    "for each")  # fmt: skip
+        if assist is not None and (not isinstance(assist, str) or assist.split(":")[0] not in self.game.builtin_bots):
+            raise CardsimError(f"assist={assist!r} is not allowed: the built-in bot ({builtin}) that takes the agents' "
+                               "other decisions")  # fmt: skip
         if isinstance(opponents, str):
             names = [name.strip() for name in opponents.split(",")]
         elif isinstance(opponents, (list, tuple)) and opponents and all(isinstance(o, str) for o in opponents):
@@ -368,15 +411,13 @@ class BatchEnv:
         for name in names:
             if name.split(":")[0] not in self.game.builtin_bots:
                 raise CardsimError(f"opponent '{name}' is not allowed: BatchEnv's kernel plays {allowed}")
-        if not self.opponents:
-            return self.game.lineup(["random"] * self.players, self.rules)  # self-play: no bot plays
         if len(names) == 1:
-            names *= len(self.opponents)
-        if len(names) != len(self.opponents):
+            names *= max(len(self.opponents), 1)
+        if self.opponents and len(names) != len(self.opponents):
             raise CardsimError(f"opponents: {len(names)} bots for the {len(self.opponents)} other seats "
                                f"{self.opponents}; give one for all or one for each")  # fmt: skip
-        seated = dict(zip(self.opponents, names, strict=True))
-        return self.game.lineup([seated.get(seat, "random") for seat in range(self.players)], self.rules)
+        seated = dict(zip(self.opponents, names, strict=False))
+        return self.game.lineup([seated.get(seat, assist or "random") for seat in range(self.players)], self.rules)
 
     def _fresh_book(self) -> np.ndarray:
         book = np.zeros((self.n, BOOK), np.int64)
@@ -397,9 +438,10 @@ class BatchEnv:
                                    done=np.empty_like(b.done))  # fmt: skip
         try:
             with raised(self._strong is not None):
-                setup = Setup(self._bots, self._agent_bits, self._sign, self._final, self._action_table, self._renew)
-                _step(self._stack, self._views, self.params, actions, np.uint64(self.seed), self._strong, setup,
-                      self._buf)  # fmt: skip
+                setup = Setup(self._bots, self._agent_bits, self._kinds, self._sign, self._final, self._action_table,
+                              self._renew)  # fmt: skip
+                self._call("step", _step, self._stack, self._views, self.params, actions, np.uint64(self.seed),
+                           self._strong, setup, self._buf)  # fmt: skip
         except (BotFailure, SystemError) as exc:
             failure = bot_failure(exc)
             if failure is None:
@@ -409,6 +451,15 @@ class BatchEnv:
                                "it); call reset() to deal the tables again") from None  # fmt: skip
         finally:
             numba.set_num_threads(previous)
+
+    def _call(self, name: str, kernel: Any, *args: Any) -> None:
+        """``kernel(*args)``, after the first call through its compiled entry point (``cardsim.jit.entry``): the
+        arguments' types are the environment's, the same at every call."""
+        call = self._entries.get(name)
+        if call is None:
+            _, self._entries[name] = entry(kernel, *args)
+        else:
+            call(*args)
 
     def _out(self, *arrays: np.ndarray) -> tuple:
         """``arrays`` for the caller: with ``copy``, the fresh arrays the kernel wrote; else read-only views of the
@@ -463,7 +514,8 @@ class BatchEnv:
             numba.set_num_threads(self.threads)
         out = np.empty(self.n, np.int64)
         try:
-            _sample(self._buf.book, self._buf.legal, np.uint64(self.seed), self._steps, self._streams, out)
+            self._call("sample", _sample, self._buf.book, self._buf.legal, np.uint64(self.seed), self._steps,
+                       self._streams, out)  # fmt: skip
         finally:
             numba.set_num_threads(previous)
         return out

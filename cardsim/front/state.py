@@ -16,6 +16,7 @@ from cardsim.decisions import BID, CALL, CARD, DECISIONS, DISCARD, PREDICT
 from cardsim.errors import CardsimError
 from cardsim.front.actions import MAX_ACTIONS
 from cardsim.front.contract import Required, required
+from cardsim.jit.entry import entry
 
 
 class StatePart:
@@ -86,13 +87,11 @@ class StatePart:
     def kernel(self, name: str, *args: Any) -> Any:
         """Call the state module's kernel ``name`` through its compiled entry point: numba's dispatcher spends a
         few microseconds typing a NamedTuple state on every call, which ``Round`` steps cannot afford."""
-        entry = self._entries.get(name)
-        if entry is None:
-            kernel = getattr(self.state_module, name)
-            result = kernel(*args)  # compiles (or loads) it for these argument types
-            self._entries[name] = kernel.overloads[tuple(kernel.typeof_pyval(a) for a in args)].entry_point
+        call = self._entries.get(name)
+        if call is None:
+            result, self._entries[name] = entry(getattr(self.state_module, name), *args)
             return result
-        return entry(*args)
+        return call(*args)
 
     def check_state(self, rules: Any, state: Any) -> None:
         """Raise ``CardsimError`` if the round breaks one of its invariants (the state module's ``check`` and

@@ -16,6 +16,8 @@ game would give), and cached like any kernel; so is a batched environment's kern
 
 from __future__ import annotations
 
+from functools import cache
+from types import FunctionType
 from typing import Any
 
 import numpy as np
@@ -44,6 +46,16 @@ def _of(name: str, s: Any) -> Any:
     if isinstance(s, types.BaseNamedTuple):
         return _FUNCTIONS.get((name, s.instance_class))
     return None
+
+
+@cache
+def _inlined(function: Any) -> FunctionType:
+    """The Python function of the compiled ``function``, as an overload's implementation that numba inlines where it
+    is called (``inline="always"``): a batched environment's step calls ``encode`` and ``legal_actions`` once per
+    table and agent step, and a call passes every array of a State by value. Its annotations are left off: numba
+    compares the implementation's signature with the stub's, annotations included."""
+    py = function.py_func
+    return FunctionType(py.__code__, py.__globals__, py.__name__, py.__defaults__, py.__closure__)
 
 
 # --- the state machine by name (each game's ``state.py``; ``act``: its ``bots/<game>.py``) --------------------
@@ -116,11 +128,11 @@ def _observe(s, p, seat):
         return lambda s, p, seat: function(s, p, seat)
 
 
-@overload(observe_into)
+@overload(observe_into, inline="always")
 def _observe_into(s, p, seat, v):
     function = _of("observe_into", s)
     if function is not None:
-        return lambda s, p, seat, v: function(s, p, seat, v)
+        return _inlined(function)
 
 
 @overload(bot_stream)
@@ -179,11 +191,11 @@ def _legal_cards(s, p):
         return lambda s, p: function(s, p)
 
 
-@overload(legal_actions)
+@overload(legal_actions, inline="always")
 def _legal_actions(s, p, out):
     function = _of("legal_actions", s)
     if function is not None:
-        return lambda s, p, out: function(s, p, out)
+        return _inlined(function)
 
 
 @overload(scores)
@@ -193,11 +205,11 @@ def _scores(s, p, out):
         return lambda s, p, out: function(s, p, out)
 
 
-@overload(encode)
+@overload(encode, inline="always")
 def _encode(view, p, seat, out):
     function = _of("encode", view)
     if function is not None:
-        return lambda view, p, seat, out: function(view, p, seat, out)
+        return _inlined(function)
 
 
 @overload(legal_mask)

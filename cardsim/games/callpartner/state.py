@@ -658,9 +658,12 @@ def observe(s: State, p: Params, seat: int) -> State:
 @njit(cache=True, inline="always")
 def observe_into(s: State, p: Params, seat: int, v: State) -> None:
     """``observe`` into the State ``v`` (every field but the streams written, none allocated): a batched
-    environment keeps one view per table (``cardsim.envs.batch``)."""
+    environment keeps one view per table (``cardsim.envs.batch``). ``v`` is a view (``new_state``'s, or one
+    ``observe_into`` wrote), whose ``log`` is zero after its cards played: only the cards it holds beyond the cards
+    played now are cleared."""
+    held = min(v.slots[CARDS], v.log.shape[0])
     _view_of(s, p, seat, v)
-    for k in range(s.slots[CARDS], v.log.shape[0]):  # a view written before may hold more cards played
+    for k in range(s.slots[CARDS], held):
         v.log[k] = 0
 
 
