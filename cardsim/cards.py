@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-import llvmlite.binding as llvm
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
@@ -32,6 +31,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from cardsim.errors import CardsimError
+from cardsim.jit.cpu import use_pdep
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -183,10 +183,8 @@ def _pdep(typingctx, x, mask):
     return sig, codegen
 
 
-# BMI2's pdep selects the n-th set bit in one instruction; it is microcoded (slow) on AMD before Zen 3.
-USE_PDEP = bool(llvm.get_host_cpu_features().get("bmi2")) and llvm.get_host_cpu_name() not in (
-    "bdver4", "znver1", "znver2",
-)  # fmt: skip
+# BMI2's pdep selects the n-th set bit in one instruction, where this CPU has it fast (cardsim.jit.cpu).
+USE_PDEP = use_pdep()
 
 
 # The helpers below are inlined wherever a kernel touches a card, so they call the intrinsics directly: numba casts

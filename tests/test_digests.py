@@ -28,6 +28,9 @@ Oh Hell's cases were pinned when it was added (issue 41), with its calibrated bi
 from __future__ import annotations
 
 import hashlib
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -149,3 +152,26 @@ def test_digest_sees_a_changed_value():
     changed = rows.copy()
     changed.loc[3, "points"] += 1
     assert digest(rows) != digest(changed)
+
+
+RANDOM_CASES = [case for case in CASES if case[1] == "random"]
+
+
+def test_the_portable_path_deals_and_plays_the_same_rounds():
+    """``CARDSIM_PORTABLE=1`` (cardsim.jit.cpu: the n-th card of a mask without pdep, in kernels cached apart):
+    every game's random cases keep their digests, in a process of their own."""
+    code = ("import sys; sys.path.insert(0, 'tests'); import cardsim.cards as c; from test_digests import CASES, "
+            "RANDOM_CASES, digest, run_rows; assert not c.USE_PDEP; "
+            "print([digest(run_rows(*case)) == CASES[case] for case in RANDOM_CASES])")  # fmt: skip
+    env = {**os.environ, "CARDSIM_PORTABLE": "1"}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=500)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == str([True] * len(RANDOM_CASES)) and len(RANDOM_CASES) == 5
+
+
+def test_a_bad_portable_switch_stops_with_one_line():
+    env = {**os.environ, "CARDSIM_PORTABLE": "yes"}
+    done = subprocess.run([sys.executable, "-c", "import cardsim"], env=env, capture_output=True, text=True)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == ("cardsim: CARDSIM_PORTABLE='yes' is not allowed: 1 (the portable path, no pdep) or "
+                                   "0 / unset (this CPU's best)")  # fmt: skip

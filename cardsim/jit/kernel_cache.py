@@ -23,6 +23,8 @@ from pathlib import Path
 
 import numba
 
+from cardsim.jit.cpu import use_pdep
+
 KEEP_VERSIONS = 4
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # cardsim/
 
@@ -91,7 +93,8 @@ def kernel_sources() -> list[Path]:
 def configure() -> Path:
     """Point numba's cache at this source version's folder; call before any kernel is defined."""
     base = Path(os.environ.get("NUMBA_CACHE_DIR") or Path.home() / ".cache" / "cardsim")
-    folder = base / f"kernels-{_digest(kernel_sources() + data_files())}"
+    path = "pdep" if use_pdep() else "portable"  # cardsim.jit.cpu: compiled into every kernel that deals
+    folder = base / f"kernels-{_digest(kernel_sources() + data_files())}-{path}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
         os.utime(folder)
