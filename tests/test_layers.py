@@ -18,8 +18,9 @@ LAYERS = [
               "cardsim.rng", "cardsim.decisions", "cardsim.options", "cardsim.deal", "cardsim.jit",
               "cardsim.jit.kernel_cache", "cardsim.jit.threading_layer", "cardsim.search", "cardsim.infoset",
               "cardsim.protocol", "cardsim.lineup", "cardsim.outputs", "cardsim.audit", "cardsim.jit.inlining",
-              "cardsim.jit.compiler_flags", "cardsim.numba_bots", "cardsim.validation", "cardsim.sealed",
-              "cardsim.sealed.host", "cardsim.sealed.process", "cardsim.encoding"]),
+              "cardsim.jit.compiler_flags", "cardsim.jit.cpu", "cardsim.jit.entry", "cardsim.numba_bots",
+              "cardsim.validation", "cardsim.sealed", "cardsim.sealed.host", "cardsim.sealed.process",
+              "cardsim.encoding"]),
     ("rules", ["cardsim.games.*.rules"]),
     ("state", ["cardsim.games.*.state", "cardsim.games.*.encoding"]),
     ("bots", ["bots.*"]),
@@ -29,7 +30,7 @@ LAYERS = [
     ("tools", ["cardsim.games.*.advise", "cardsim.loading", "cardsim.round", "cardsim.engine", "cardsim.runner",
                "cardsim.tournament", "cardsim.analysis", "cardsim.plots", "cardsim.report", "cardsim.advise",
                "cardsim.cli", "cardsim.jit.precompile", "cardsim.jit.compiling", "cardsim.rating",
-               "cardsim.sealed.match", "cardsim.envs", "cardsim.envs.*", "cardsim"]),
+               "cardsim.sealed.match", "cardsim.envs", "cardsim.envs.*", "cardsim.play", "cardsim.play.*", "cardsim"]),
 ]  # fmt: skip
 
 
