@@ -29,6 +29,12 @@ declarer its discards.
 
 Every play-out is by ``heuristic_v1`` (``heuristics``): the heuristic before its last tuning.
 
+Each Monte Carlo choice is made in two steps: an evaluator (``bid_values``, ``call_values``, ``discard_values``,
+``card_values``) returns the seat's score of every option in every sample (``[sample, option]``), and the bot
+takes the best. ``option_values`` hands the same evaluators to ``cardsim.advise.option_values`` (hints, reviews):
+every legal call, and one discard a step (``discard_step_values``), where the bot compares fewer calls and whole
+sets of discards.
+
 ``omniscient`` cheats, as a reference for the honest bots: it bids as ``mc`` (the auction's completions do not
 take a given deal), then calls, discards and plays as ``mc`` with the true hands, kitty and discards as its one
 sample (perfect-information Monte Carlo on the true deal).
@@ -362,30 +368,43 @@ def _start_deal(base: State, v: View, p: Params, deal: np.ndarray, gone: np.ndar
 
 
 @njit(cache=True)
-def mc_play(sample: Any, play_to_end: Any, samples: int, rng: np.ndarray, stream: int, v: View, p: Params,
-            truth: np.ndarray) -> int:  # fmt: skip
-    """PIMC: the legal card with the best mean score of ``v.seat`` over ``samples`` deals of its information set,
-    each played to the end by the heuristic (rounds of the state machine started at the first trick with the
-    sampled hands, the log replayed). ``truth`` as for ``_card_deals``."""
+def card_values(sample: Any, play_to_end: Any, samples: int, rng: np.ndarray, stream: int, v: View, p: Params,
+                truth: np.ndarray) -> tuple:  # fmt: skip
+    """The PIMC player's evaluator: ``(codes, scores, best)``, ``codes`` the legal cards, lowest first (int64[n]),
+    ``scores[sample, c]`` (int64[samples, n]) the score of ``v.seat`` in each of ``samples`` deals of its
+    information set when it plays ``codes[c]`` and the heuristic plays to the end (rounds of the state machine
+    started at the first trick with the sampled hands, the log replayed; the same deals for every card), ``best``
+    the index of the best total (ties: the lowest card). ``truth`` as for ``_card_deals``."""
     players, seat = p.players, v.seat
     legal = _legal_now(v, p)
-    if not legal & (legal - np.uint64(1)):
-        return lowest_card(legal)
     deals, gone = _card_deals(sample, samples, rng, stream, v, p, truth)
-    totals = np.zeros(popcount(legal), np.int64)
+    codes = np.empty(popcount(legal), np.int64)
+    m = legal
+    for c in range(codes.shape[0]):
+        codes[c] = lowest_card(m)
+        m &= m - np.uint64(1)
+    scores = np.empty((samples, codes.shape[0]), np.int64)
     base, work, hands, table = new_state(players), new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
         _start_deal(base, v, p, deals[i], gone, hands)
-        c, m = 0, legal
-        while m:
-            card = lowest_card(m)
-            m &= m - np.uint64(1)
+        for c in range(codes.shape[0]):
             copy_into(work, base)
-            _play(work, p, card)
+            _play(work, p, codes[c])
             play_to_end(work, p, table)
-            totals[c] += work.scores[seat]
-            c += 1
-    return nth_best(legal, totals)
+            scores[i, c] = work.scores[seat]
+    return codes, scores, int(np.argmax(scores.sum(axis=0)))
+
+
+@njit(cache=True)
+def mc_play(sample: Any, play_to_end: Any, samples: int, rng: np.ndarray, stream: int, v: View, p: Params,
+            truth: np.ndarray) -> int:  # fmt: skip
+    """PIMC: the legal card with the best mean score of ``v.seat`` over ``samples`` deals of its information set
+    (``card_values``); a forced card without sampling."""
+    legal = _legal_now(v, p)
+    if not legal & (legal - np.uint64(1)):
+        return lowest_card(legal)
+    codes, _, best = card_values(sample, play_to_end, samples, rng, stream, v, p, truth)
+    return codes[best]
 
 
 @njit(cache=True)
@@ -426,30 +445,18 @@ def ismcts_play(sample: Any, play_to_end: Any, iterations: int, c: float, rng: n
     return best if best >= 0 else lowest_card(legal)
 
 
-@njit(cache=True, inline="always")
-def nth_best(legal: np.uint64, totals: np.ndarray) -> int:
-    """The legal card with the highest total (the lowest card on ties)."""
-    best, best_total, c, m = -1, -(1 << 62), 0, legal
-    while m:
-        card = lowest_card(m)
-        m &= m - np.uint64(1)
-        if totals[c] > best_total:
-            best, best_total = card, totals[c]
-        c += 1
-    return best
-
-
 @njit(cache=True)
-def mc_bid(samples: int, bonus: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, dealer: int, p: Params,
-           high: int) -> int:  # fmt: skip
-    """The bid (4 * number + suit) with the best expected score over ``samples`` completions of the hand (the bid
-    advice's kernel, all seats ``heuristic_v1``), or PASS when passing does better. A bid must exceed ``high``.
-    ``bonus`` points are added to the declaring side's play-out points, because the bot plays its own cards better
-    than the ``heuristic_v1`` play-outs do; a bonus of 1 rated the bids best (docs/bots.md)."""
+def bid_values(samples: int, bonus: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, dealer: int,
+               p: Params, high: int, forced: bool) -> tuple:  # fmt: skip
+    """The Monte Carlo bidder's evaluator over ``samples`` completions of the hand (the bid advice's kernel, all
+    seats ``heuristic_v1``): ``(codes, scores, best)``, ``codes`` the auction's actions in the order of
+    ``state.legal_actions`` (int64[n]: PASS, then ``4 * number + suit`` for every number above ``high``; with
+    ``forced``, the dealer's four bids of 10 after all passed), ``scores[sample, o]`` (int64[samples, n]) the seat's
+    score in each completion: passing, its score when the bots hold the rest of the auction and play; a bid of L
+    in a suit, +L when the declaring side's play-out points plus ``bonus`` reach L, else -L (C9); ``best`` the
+    index of the best total (ties: the first). ``bonus`` points, because the bot plays its own cards better than
+    the ``heuristic_v1`` play-outs do; a bonus of 1 rated the bids best (docs/bots.md)."""
     players = p.players
-    if samples == 0:
-        number, suit = heuristic_bid(hand, high, players, BID_MARGIN_V1)  # as its play-outs bid
-        return PASS if number == 0 else 4 * number + suit
     seed = next_u64(rng, stream)
     place = (seat - dealer - 1) % players  # the advice counts seats from the dealer's left
     side = np.empty((samples, PASS_PLAY), np.int8)
@@ -457,16 +464,33 @@ def mc_bid(samples: int, bonus: int, rng: np.ndarray, stream: int, hand: np.uint
     s, table = new_state(players), heuristics()
     for i in range(samples):
         complete(s, p, table, seed, np.int64(0), i, hand, place, (side, passing, roles))
-    best, best_suit, best_total = 0, 0, passing.astype(np.int64).sum()
-    for level in range(max(MIN_BID, high + 1), MAX_BID + 1):
+    lowest, top, first = (MIN_BID, MIN_BID, 0) if forced else (max(MIN_BID, high + 1), MAX_BID, 1)
+    n = first + PASS_PLAY * max(top + 1 - lowest, 0)
+    codes, scores = np.empty(n, np.int64), np.empty((samples, n), np.int64)
+    if first:
+        codes[0] = PASS
+        for i in range(samples):
+            scores[i, 0] = passing[i]
+    c = first
+    for level in range(lowest, top + 1):
         for suit in range(PASS_PLAY):
-            made = 0
+            codes[c] = 4 * level + suit
             for i in range(samples):
-                made += side[i, suit] + bonus >= level
-            total = level * (2 * made - samples)
-            if total > best_total:
-                best, best_suit, best_total = level, suit, total
-    return PASS if best == 0 else 4 * best + best_suit
+                scores[i, c] = level if side[i, suit] + bonus >= level else -level
+            c += 1
+    return codes, scores, int(np.argmax(scores.sum(axis=0)))
+
+
+@njit(cache=True)
+def mc_bid(samples: int, bonus: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, dealer: int, p: Params,
+           high: int) -> int:  # fmt: skip
+    """The bid (4 * number + suit) with the best expected score over ``samples`` completions of the hand, or PASS
+    when passing does better (``bid_values``). A bid must exceed ``high``."""
+    if samples == 0:
+        number, suit = heuristic_bid(hand, high, p.players, BID_MARGIN_V1)  # as its play-outs bid
+        return PASS if number == 0 else 4 * number + suit
+    codes, _, best = bid_values(samples, bonus, rng, stream, hand, seat, dealer, p, high, np.bool_(False))
+    return codes[best]
 
 
 @njit(cache=True)
@@ -493,21 +517,22 @@ def unseen_deals(sampler: Any, samples: int, rng: np.ndarray, stream: int, v: Vi
 
 
 @njit(cache=True)
-def mc_call(sample: Any, play_to_end: Any, samples: int, rng: np.ndarray, stream: int, v: View, p: Params,
-            truth: np.ndarray) -> int:  # fmt: skip
-    """C5: among the ``CALL_CANDIDATES`` strongest cards not in the declarer's hand, the one with the best mean
-    score of the declarer ``v.seat`` over ``samples`` deals of the unseen cards, each played out by the heuristic
-    after the heuristic's discards; the heuristic's call (the first) on ties and when ``samples`` is 0."""
+def call_values(sample: Any, play_to_end: Any, samples: int, rng: np.ndarray, stream: int, v: View, p: Params,
+                truth: np.ndarray, most: int) -> tuple:  # fmt: skip
+    """C5 valued by play-outs: ``(codes, scores, best)``, ``codes`` the ``most`` strongest cards not in the
+    declarer's hand, strongest first (int64[n]; the heuristic calls the first), ``scores[sample, c]``
+    (int64[samples, n]) the score of the declarer ``v.seat`` in each of ``samples`` deals of the unseen cards when
+    it calls ``codes[c]``, takes the kitty, discards as the heuristic and the heuristic plays the round out, and
+    ``best`` the index of the best total (ties: the first). ``truth`` as for ``_card_deals``."""
     hand, seat, trump = v.hand, v.seat, v.trump
-    if samples == 0:
-        return heuristic_call(hand, trump)
     players = p.players
-    candidates, n = np.empty(CALL_CANDIDATES, np.int64), 0
+    codes, n = np.empty(most, np.int64), 0
     for i in range(BY_KEY.shape[1]):
-        if n < CALL_CANDIDATES and not hand & bit(BY_KEY[trump, i]):
-            candidates[n], n = BY_KEY[trump, i], n + 1
+        if n < most and not hand & bit(BY_KEY[trump, i]):
+            codes[n], n = BY_KEY[trump, i], n + 1
+    codes = codes[:n].copy()
     deals = unseen_deals(sample, samples, rng, stream, v, players, truth)
-    totals = np.zeros(n, np.int64)
+    scores = np.empty((samples, n), np.int64)
     s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
     for i in range(samples):
         full = hand | deals[i, players]
@@ -515,19 +540,64 @@ def mc_call(sample: Any, play_to_end: Any, samples: int, rng: np.ndarray, stream
         for c in range(n):
             copy_items(hands, deals[i], players)
             hands[seat] = full ^ discards
-            contract = Contract(v.dealer, seat, v.bid, trump, candidates[c], discards)
-            totals[c] += play_out(play_to_end, s, p, table, hands, contract)
-    return candidates[np.argmax(totals)]  # the first of the best
+            contract = Contract(v.dealer, seat, v.bid, trump, codes[c], discards)
+            scores[i, c] = play_out(play_to_end, s, p, table, hands, contract)
+    return codes, scores, int(np.argmax(scores.sum(axis=0)))
+
+
+@njit(cache=True)
+def mc_call(sample: Any, play_to_end: Any, samples: int, rng: np.ndarray, stream: int, v: View, p: Params,
+            truth: np.ndarray) -> int:  # fmt: skip
+    """C5: among the ``CALL_CANDIDATES`` strongest cards not in the declarer's hand, the one with the best mean
+    score of the declarer (``call_values``); the heuristic's call (the first) on ties and when ``samples`` is 0."""
+    if samples == 0:
+        return heuristic_call(v.hand, v.trump)
+    codes, _, best = call_values(sample, play_to_end, samples, rng, stream, v, p, truth, np.int64(CALL_CANDIDATES))
+    return codes[best]
+
+
+@njit(cache=True)
+def discard_values(sample: Any, play_to_end: Any, samples: int, rng: np.ndarray, stream: int, v: View, p: Params,
+                   truth: np.ndarray, candidates: np.ndarray) -> np.ndarray:  # fmt: skip
+    """C6 valued by play-outs: ``scores[sample, c]`` (int64[samples, n]), the score of the declarer ``v.seat`` in
+    each of ``samples`` deals of the other hands when its discards are ``candidates[c]`` (uint64[n], masks that
+    hold ``v.discards``, those made so far) and the heuristic plays the round out. ``truth`` as for
+    ``_card_deals``."""
+    players, seat, trump = p.players, v.seat, v.trump
+    full = v.hand | v.discards
+    deals = unseen_deals(sample, samples, rng, stream, v, players, truth)
+    scores = np.empty((samples, candidates.shape[0]), np.int64)
+    s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
+    for i in range(samples):
+        for c in range(candidates.shape[0]):
+            copy_items(hands, deals[i], players)
+            hands[seat] = full ^ candidates[c]
+            contract = Contract(v.dealer, seat, v.bid, trump, v.called, candidates[c])
+            scores[i, c] = play_out(play_to_end, s, p, table, hands, contract)
+    return scores
+
+
+@njit(cache=True)
+def _best_discards(candidates: np.ndarray, scores: np.ndarray, own: np.uint64) -> int:
+    """The index of the candidate discards with the best total of ``scores[sample, candidate]`` (ties: the first
+    that are the heuristic's ``own``, else the first)."""
+    totals = scores.sum(axis=0)
+    best = 0
+    for c in range(1, candidates.shape[0]):
+        mine = candidates[c] == own and candidates[best] != own
+        if totals[c] > totals[best] or (totals[c] == totals[best] and mine):
+            best = c
+    return best
 
 
 @njit(cache=True)
 def mc_discard(sample: Any, play_to_end: Any, samples: int, rng: np.ndarray, stream: int, v: View, p: Params,
                truth: np.ndarray) -> np.uint64:  # fmt: skip
     """C6: the discards still to lay down (k more besides ``v.discards``, those made so far; k = the kitty's size
-    less their number) with the best mean score of the declarer ``v.seat`` over ``samples`` deals of the other
-    hands, each played out by the heuristic. Candidates: every k of the k + 2 cards of the hand (which holds the
-    kitty) that the heuristic keeps least; the heuristic's choice on ties and when ``samples`` is 0."""
-    players, seat, trump, made = p.players, v.seat, v.trump, v.discards
+    less their number) with the best mean score of the declarer ``v.seat`` (``discard_values``). Candidates: every
+    k of the k + 2 cards of the hand (which holds the kitty) that the heuristic keeps least; the heuristic's choice
+    on ties and when ``samples`` is 0."""
+    trump, made = v.trump, v.discards
     full, k = v.hand | made, p.kitty - popcount(made)
     own = heuristic_discard(full, made, k, trump, p.discards_count)
     if samples == 0:
@@ -541,20 +611,31 @@ def mc_discard(sample: Any, play_to_end: Any, samples: int, rng: np.ndarray, str
                 if bits >> j & 1:
                     chosen |= bit(nth_card(pool, j))
             candidates[n], n = chosen, n + 1
-    deals = unseen_deals(sample, samples, rng, stream, v, players, truth)
-    totals = np.zeros(n, np.int64)
-    s, hands, table = new_state(players), np.empty(players, np.uint64), heuristics()
-    for i in range(samples):
-        for c in range(n):
-            copy_items(hands, deals[i], players)
-            hands[seat] = full ^ candidates[c]
-            contract = Contract(v.dealer, seat, v.bid, trump, v.called, candidates[c])
-            totals[c] += play_out(play_to_end, s, p, table, hands, contract)
-    best, best_total = own, -(1 << 62)
-    for c in range(n):
-        if totals[c] > best_total or (totals[c] == best_total and candidates[c] == own):
-            best, best_total = candidates[c], totals[c]
-    return best & ~made
+    candidates = candidates[:n].copy()
+    scores = discard_values(sample, play_to_end, samples, rng, stream, v, p, truth, candidates)
+    return candidates[_best_discards(candidates, scores, own)] & ~made
+
+
+@njit(cache=True)
+def discard_step_values(sample: Any, play_to_end: Any, samples: int, rng: np.ndarray, stream: int, v: View,
+                        p: Params, truth: np.ndarray) -> tuple:  # fmt: skip
+    """One discard step (C6 lays the discards down one card a step) valued by ``discard_values``, which the strong
+    bots ask for whole sets of discards (``mc_discard``): ``(codes, scores, best)``, ``codes`` the cards of the hand,
+    lowest first (int64[n]), ``scores[sample, c]`` (int64[samples, n]) when the declarer discards ``codes[c]`` now
+    and the rest as the heuristic would, ``best`` the index of the best total (ties: the heuristic's next
+    discard)."""
+    trump, made = v.trump, v.discards
+    full, k = v.hand | made, p.kitty - popcount(made)
+    codes = np.empty(popcount(v.hand), np.int64)
+    candidates = np.empty(codes.shape[0], np.uint64)
+    m = v.hand
+    for c in range(codes.shape[0]):
+        codes[c] = lowest_card(m)
+        m &= m - np.uint64(1)
+        candidates[c] = heuristic_discard(full, made | bit(codes[c]), k - 1, trump, p.discards_count)
+    scores = discard_values(sample, play_to_end, samples, rng, stream, v, p, truth, candidates)
+    own = heuristic_discard(full, made, k, trump, p.discards_count)
+    return codes, scores, _best_discards(candidates, scores, own)
 
 
 @njit(cache=True)
@@ -617,3 +698,21 @@ def act(row: np.ndarray, s: State, p: Params, seat: int, sample: Any, play_to_en
     if s.slots[PHASE] == DISCARD:
         s.slots[PLAN] = v.slots[PLAN]  # the declarer's plan of discards: its own memory for its next steps
     return action
+
+
+def option_values(v: State, p: Params, seat: int, rng: np.ndarray, samples: int, tools: Tools) -> tuple:
+    """What ``mc`` weighs, option by option, at the decision of ``seat`` in its view ``v`` (``observe``):
+    ``bid_values`` (with ``mc``'s ``bid_bonus``), ``call_values`` (every card it may call), ``discard_step_values``
+    or ``card_values`` (``(codes, scores[sample, option], best)``) over ``samples`` deals or completions drawn from
+    the stream ``rng`` (uint64[1, 4]) through ``tools`` (``Game.strong_tools``)."""
+    slots, stream, truth = v.slots, np.int64(0), np.empty(0, np.uint64)
+    if slots[PHASE] == AUCTION:
+        bonus = np.int64(BOT_SETTINGS["mc"]["bid_bonus"].default)
+        return bid_values(np.int64(samples), bonus, rng, stream, v.hands[seat], np.int64(seat), slots[DEALER], p,
+                          slots[HIGH], bool(slots[FORCED]))  # fmt: skip
+    view = view_of(v, seat)  # numba hands its masks back as Python ints: typed again as the searches take them
+    view = view._replace(hand=np.uint64(view.hand), discards=np.uint64(view.discards))
+    searches = (tools.sample, tools.play_to_end, np.int64(samples), rng, stream, view, p, truth)
+    if slots[PHASE] == CALL:
+        return call_values(*searches, np.int64(DECK_SIZE))
+    return (discard_step_values if slots[PHASE] == DISCARD else card_values)(*searches)

@@ -21,7 +21,9 @@ unplayed cards and the cards it played).
   with the true hands as its one "sample", and plays as ``ismcts`` with the true hands in every iteration (MCTS
   on the perfect-information game).
 
-
+The Monte Carlo decisions are made in two steps: an evaluator (``prediction_values``, ``card_values``) returns
+every option's code, its value in every sample (``[sample, option]``) and the best, and the bot plays the best.
+``option_values`` hands the same evaluators to ``cardsim.advise.option_values`` (hints, reviews): one evaluator.
 """
 
 from __future__ import annotations
@@ -225,54 +227,77 @@ def _sample_state(sim: State, v: State, deal: np.ndarray, preds: np.ndarray, p: 
 
 
 @njit(cache=True)
-def mc_prediction(seat: int, v: State, p: Params, me: Means, samples: int) -> tuple:
-    """The prediction with the least mean penalty over ``samples`` sampled deals (``truth`` as for
-    ``_sampled_deals``), and the mean penalty of every prediction 0..157 (heuristic play towards it by the bot, the
-    others' predictions visible or heuristic)."""
+def prediction_values(seat: int, v: State, p: Params, me: Means, samples: int) -> tuple:
+    """The Monte Carlo bidder's evaluator: ``(codes, penalties, best)``, ``codes`` the predictions 0..157
+    (int64[158]), ``penalties[sample, q]`` (int64[samples, 158]) the seat's penalty in each of ``samples`` sampled
+    deals (``truth`` as for ``_sampled_deals``) when it predicts q and plays towards it (heuristic play, the others'
+    predictions visible or heuristic), and ``best`` the index of the least total penalty (ties: the lowest)."""
     played = np.zeros(PLAYERS, np.uint64)
     deals = _sampled_deals(seat, v, me, samples, played)
     table = _heuristic_table()
     sim, preds = copy_state(v), np.empty(PLAYERS, np.int64)
     out, took = np.empty(MAX_PREDICTION + 1, np.int64), np.empty(MAX_PREDICTION + 1, np.int64)
-    total = np.zeros(MAX_PREDICTION + 1)
+    penalties = np.empty((samples, MAX_PREDICTION + 1), np.int64)
     for k in range(samples):
         _predictions_of(deals[k], played, v, me.v1, preds)
         _sample_state(sim, v, deals[k], preds, p)
         sweep_predictions(sim, table, seat, out, took)
         for q in range(MAX_PREDICTION + 1):
-            total[q] += penalty(q, out[q], took[q] == 1, p.exact_bonus, p.zero_bonus)
-    return int(np.argmin(total)), total / samples
+            penalties[k, q] = penalty(q, out[q], took[q] == 1, p.exact_bonus, p.zero_bonus)
+    return np.arange(MAX_PREDICTION + 1), penalties, int(np.argmin(penalties.sum(axis=0)))
+
+
+@njit(cache=True)
+def mc_prediction(seat: int, v: State, p: Params, me: Means, samples: int) -> tuple:
+    """The prediction with the least mean penalty over ``samples`` sampled deals, and the mean penalty of every
+    prediction 0..157 (``prediction_values``)."""
+    _, penalties, best = prediction_values(seat, v, p, me, samples)
+    return best, penalties.sum(axis=0) / samples
 
 
 # --- card play -----------------------------------------------------------------------------------------------
 
 
 @njit(cache=True)
-def pimc_card(seat: int, v: State, p: Params, me: Means, samples: int) -> int:
-    """The legal card with the least mean penalty for the bot's prediction over ``samples`` sampled deals (``truth``
-    as for ``_sampled_deals``), each played out by the heuristic after the card (the same deals for every card)."""
+def card_values(seat: int, v: State, p: Params, me: Means, samples: int) -> tuple:
+    """The PIMC player's evaluator: ``(codes, penalties, best)``, ``codes`` the legal cards, lowest first
+    (int64[n]), ``penalties[sample, c]`` (int64[samples, n]) the seat's penalty for its prediction in each of
+    ``samples`` sampled deals (``truth`` as for ``_sampled_deals``) when it plays card c and the heuristic plays the
+    round out (the same deals for every card), and ``best`` the index of the least total penalty (ties: the
+    lowest card)."""
     played = np.zeros(PLAYERS, np.uint64)
     deals = _sampled_deals(seat, v, me, samples, played)
     table = _heuristic_table()
     preds = np.empty((samples, PLAYERS), np.int64)
     for k in range(samples):
         _predictions_of(deals[k], played, v, me.v1, preds[k])
-    sim, penalties = copy_state(v), np.empty(PLAYERS, np.int64)
-    best, best_total = -1, np.inf
+    sim, scored = copy_state(v), np.empty(PLAYERS, np.int64)
     m = legal_cards(v, p)
-    while m:
-        card = lowest_card(m)
+    codes = np.empty(popcount(m), np.int64)
+    penalties = np.empty((samples, codes.shape[0]), np.int64)
+    best, best_total = 0, np.int64(1) << 62
+    for c in range(codes.shape[0]):
+        codes[c] = lowest_card(m)
         m &= m - np.uint64(1)
-        total = 0.0
+        total = np.int64(0)
         for k in range(samples):
             _sample_state(sim, v, deals[k], preds[k], p)
-            apply(sim, p, card)
+            apply(sim, p, codes[c])
             play_on(sim, table, -1, sim.points)
-            scores(sim, p, penalties)  # the bot's own prediction is v.predictions[seat], in sim as in v
-            total += penalties[seat]
+            scores(sim, p, scored)  # the bot's own prediction is v.predictions[seat], in sim as in v
+            penalties[k, c] = scored[seat]
+            total += scored[seat]
         if total < best_total:
-            best, best_total = card, total
-    return best
+            best, best_total = c, total
+    return codes, penalties, best
+
+
+@njit(cache=True)
+def pimc_card(seat: int, v: State, p: Params, me: Means, samples: int) -> int:
+    """The legal card with the least mean penalty for the bot's prediction over ``samples`` sampled deals, each
+    played out by the heuristic after the card (``card_values``)."""
+    codes, _, best = card_values(seat, v, p, me, samples)
+    return codes[best]
 
 
 @njit(cache=True)
@@ -341,3 +366,12 @@ def act(row: np.ndarray, s: State, p: Params, seat: int, sampler: Any) -> int:
     if mc:
         return pimc_card(seat, v, p, me, int(row[1]))
     return ismcts_card(seat, v, p, me, int(row[1]), row[2])
+
+
+def option_values(v: State, p: Params, seat: int, rng: np.ndarray, samples: int, tools: tuple) -> tuple:
+    """What ``mc`` weighs, option by option, at the decision of ``seat`` in its view ``v`` (``observe``): its
+    ``prediction_values`` or ``card_values`` (``(codes, penalties[sample, option], best)``) over ``samples`` deals
+    drawn from the stream ``rng`` (uint64[1, 4]) by the sampler ``tools[0]`` (``Game.strong_tools``)."""
+    me = Means(rng, np.int64(0), np.empty(0, np.uint64), False, tools[0])
+    evaluator = prediction_values if decision(v) == PREDICT else card_values
+    return evaluator(np.int64(seat), v, p, me, np.int64(samples))

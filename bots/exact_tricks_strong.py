@@ -19,6 +19,11 @@ recursion) and keep the choice with the best mean score of the round for the bot
 - card: for each of ``samples`` deals and every legal card, the rest of the round played out after that card
   (the same deals for every card: common random numbers); bids it cannot see (secret bidding) as above.
 
+The bid and the card are chosen in two steps: an evaluator (``bid_values``, ``card_values``) returns every
+option's code, its score in every sample (``[sample, option]``) and the best, and the bot plays the best;
+``option_values`` hands the same evaluators to ``cardsim.advise.option_values`` (hints, reviews), and with them
+``trump_values``, a dealer's trump valued by ``bid_values``.
+
 A turned Wizard's trump is named as the heuristic names it (the strongest suit). Randomness comes from the seat's
 own private stream (``state.bot_stream``: one-way from the round key, apart from the deal), so runs stay
 reproducible at any thread count.
@@ -66,6 +71,7 @@ from cardsim.games.exact_tricks.state import (
     Params,
     State,
     bot_stream,
+    copy_state,
     legal_cards,
     load_trick,
     observe,
@@ -198,10 +204,13 @@ def _deals(v: State, p: Params, seat: int, me: Means, samples: int) -> np.ndarra
 
 
 @njit(cache=True)
-def mc_bid(v: State, p: Params, seat: int, me: Means, samples: int) -> int:
-    """The bid with the best mean score over ``samples`` sampled deals (see the module docstring), from the seat's
-    view ``v``: the bids it sees there (``v.bids`` >= 0) stand, the others are the heuristic's (``heuristic_v1``'s
-    with ``me.v1``)."""
+def bid_values(v: State, p: Params, seat: int, me: Means, samples: int) -> tuple:
+    """The Monte Carlo bidder's evaluator from the seat's view ``v`` (see the module docstring): ``(codes, scores,
+    best)``, ``codes`` the bids the seat may make, lowest first (int64[n]: 0..cards, less the one plus_minus_one
+    refuses the dealer), ``scores[sample, b]`` (int64[samples, n]) the seat's score in each of ``samples`` sampled
+    deals when it bids ``codes[b]`` and aims at it, and ``best`` the index of the best total (ties: the lowest bid).
+    The bids it sees in ``v`` (``v.bids`` >= 0) stand, the others are the heuristic's (``heuristic_v1``'s with
+    ``me.v1``)."""
     sl = v.slots
     players, cards, trump, turned, dealer = v.hands.shape[0], sl[CARDS], sl[TRUMP_SUIT], sl[TURNED], sl[DEALER]
     hand, bids = v.hands[seat], v.bids
@@ -215,7 +224,12 @@ def mc_bid(v: State, p: Params, seat: int, me: Means, samples: int) -> int:
         elif bids[s] >= 0:
             total_seen += bids[s]
     refused = cards - total_seen if p.plus_minus_one and mine == players - 1 and total_seen <= cards else -1
-    sums = np.zeros(cards + 1)
+    codes = np.empty(cards + (0 if refused >= 0 else 1), np.int64)
+    n = 0
+    for b in range(cards + 1):
+        if b != refused:
+            codes[n], n = b, n + 1
+    scores = np.empty((samples, n), np.int64)
     guess = np.empty(players, np.int64)
     hands = np.empty(players, np.uint64)
     won = np.empty(players, np.int64)
@@ -225,9 +239,8 @@ def mc_bid(v: State, p: Params, seat: int, me: Means, samples: int) -> int:
     start = Registers(leader, np.int64(0), np.int64(NO_SUIT), np.bool_(False), np.int64(-1), leader, np.int64(0))
     r = Rollout(hands, guess, won, trump, cards, me.v1, np.empty((1, 2), np.int64), p.deck)
     for j in range(samples):
-        for b in range(cards + 1):
-            if b == refused:
-                continue
+        for c in range(n):
+            b = codes[c]
             total = 0
             for i in range(players):  # the bids in bidding order: seen, the candidate, or the heuristic's
                 s = seat_after(dealer, 1 + i, players)
@@ -244,12 +257,39 @@ def mc_bid(v: State, p: Params, seat: int, me: Means, samples: int) -> int:
                 won[s] = 0
             hands[seat] = hand
             play_out(r, start, seen)
-            sums[b] += score(scoring(p), b, won[seat])
-    best = -1
-    for b in range(cards + 1):
-        if b != refused and (best < 0 or sums[b] > sums[best]):
-            best = b
-    return best
+            scores[j, c] = score(scoring(p), b, won[seat])
+    return codes, scores, int(np.argmax(scores.sum(axis=0)))
+
+
+@njit(cache=True)
+def mc_bid(v: State, p: Params, seat: int, me: Means, samples: int) -> int:
+    """The bid with the best mean score over ``samples`` sampled deals (``bid_values``), from the seat's view
+    ``v``."""
+    codes, _, best = bid_values(v, p, seat, me, samples)
+    return codes[best]
+
+
+@njit(cache=True)
+def trump_values(v: State, p: Params, seat: int, me: Means, samples: int) -> tuple:
+    """The dealer's trump (B4, a turned Wizard) valued by the bidder's evaluator, which the strong bots do not ask
+    (they name the heuristic's trump): ``(codes, scores, best)``, ``codes`` the suits 0..3, ``scores[sample, t]``
+    (int64[samples, 4]) the dealer's score in each of the same ``samples`` sampled deals (the stream restarted for
+    every suit) with trump t and the bid ``bid_values`` rates best for it, ``best`` the index of the best total
+    (ties: the heuristic's suit, then the first)."""
+    first = me.rng.copy()
+    scores = np.empty((samples, 4), np.int64)
+    trumped = copy_state(v)
+    for t in range(4):
+        me.rng[:] = first
+        trumped.slots[TRUMP_SUIT] = t
+        _, by_bid, b = bid_values(trumped, p, seat, me, samples)
+        scores[:, t] = by_bid[:, b]
+    totals = scores.sum(axis=0)
+    best = heuristic_trump(v.hands[seat])
+    for t in range(4):
+        if totals[t] > totals[best]:
+            best = t
+    return np.arange(4), scores, best
 
 
 @njit(cache=True)
@@ -278,51 +318,70 @@ def _guesses(v: State, p: Params, seat: int, deals: np.ndarray, v1: bool) -> np.
 
 
 @njit(cache=True)
-def _card_decision(v: State, p: Params, seat: int, me: Means, samples: int) -> tuple:
+def _card_start(v: State, p: Params, seat: int, v1: bool) -> tuple:
     """What both card players start from, in the seat's view ``v``: the trick so far (``Registers``), the legal
-    cards, the cards seen (``seen_cards``), the heuristic's card, and ``samples`` deals of the info set with every
-    seat's bid in each (``_guesses``). No deals when the card is forced (the heuristic's card stands)."""
+    cards, the cards seen (``seen_cards``) and the heuristic's card (``heuristic_v1``'s with ``v1``)."""
     sl = v.slots
     players, trump = v.hands.shape[0], sl[TRUMP_SUIT]
     _, pos, led, decided, top_key, winner, n_played, trick = load_trick(sl)
     at = Registers(seat, pos, led, decided, top_key, winner, trick)
     hand, legal = v.hands[seat], legal_cards(v, p)
     seen = seen_cards(sl[TURNED], v.log, n_played)
-    fallback = card_of_heuristic(me.v1, p.deck, hand, legal, seen, led, top_key, pos, players, trump,
+    fallback = card_of_heuristic(v1, p.deck, hand, legal, seen, led, top_key, pos, players, trump,
                                  v.bids[seat] - v.won[seat])  # fmt: skip
-    if popcount(legal) > 1:
-        deals = _deals(v, p, seat, me, samples)
-        return at, legal, seen, fallback, deals, _guesses(v, p, seat, deals, me.v1)
-    return at, legal, seen, fallback, np.empty((0, players + 1), np.uint64), np.empty((0, players), np.int64)
+    return at, legal, seen, fallback
+
+
+@njit(cache=True)
+def _card_deals(v: State, p: Params, seat: int, me: Means, samples: int) -> tuple:
+    """``samples`` deals of the seat's info set and every seat's bid in each (``_guesses``)."""
+    deals = _deals(v, p, seat, me, samples)
+    return deals, _guesses(v, p, seat, deals, me.v1)
+
+
+@njit(cache=True)
+def card_values(v: State, p: Params, seat: int, me: Means, samples: int) -> tuple:
+    """The PIMC player's evaluator from the seat's view ``v``: ``(codes, scores, best)``, ``codes`` the legal cards,
+    the heuristic's first and then the others lowest first (int64[n]), ``scores[sample, c]`` (int64[samples, n])
+    the seat's score for its bid in each of ``samples`` sampled deals when it plays ``codes[c]`` and the heuristic
+    plays the round out (the same deals for every card; bids it does not see are estimated, ``_guesses``), and
+    ``best`` the index of the best total (ties: the heuristic's card, then the lowest)."""
+    at, legal, seen, fallback = _card_start(v, p, seat, me.v1)
+    deals, guess = _card_deals(v, p, seat, me, samples)
+    players, trump, cards = v.hands.shape[0], v.slots[TRUMP_SUIT], v.slots[CARDS]
+    hand = v.hands[seat]
+    r = Rollout(np.empty(players, np.uint64), np.empty(players, np.int64), np.empty(players, np.int64), trump, cards,
+                me.v1, np.empty((1, 2), np.int64), p.deck)  # fmt: skip
+    codes = np.empty(popcount(legal), np.int64)
+    scores = np.empty((samples, codes.shape[0]), np.int64)
+    best, best_total = 0, -(1 << 62)
+    rest = legal ^ bit(fallback)
+    card = fallback
+    for c in range(codes.shape[0]):  # the heuristic's card first: others must do strictly better
+        if c > 0:
+            card = lowest_card(rest)
+            rest ^= bit(card)
+        total = 0
+        for j in range(samples):
+            _sample(r, deals, guess, j, hand, seat, v.won)
+            play_out(r, _play(r, at, card), seen | bit(card))
+            scores[j, c] = score(scoring(p), guess[j, seat], r.won[seat])
+            total += scores[j, c]
+        if total > best_total:
+            best, best_total = c, total
+        codes[c] = card
+    return codes, scores, best
 
 
 @njit(cache=True)
 def pimc_play(v: State, p: Params, seat: int, me: Means, samples: int) -> int:
     """The legal card with the best mean score for the own bid over ``samples`` sampled deals, each played out
-    by the heuristic (see the module docstring), from the seat's view ``v``; bids it does not see there are
-    estimated (``_guesses``)."""
-    at, legal, seen, fallback, deals, guess = _card_decision(v, p, seat, me, samples)
-    if deals.shape[0] == 0:
-        return fallback
-    players, trump, cards = v.hands.shape[0], v.slots[TRUMP_SUIT], v.slots[CARDS]
-    hand = v.hands[seat]
-    r = Rollout(np.empty(players, np.uint64), np.empty(players, np.int64), np.empty(players, np.int64), trump, cards,
-                me.v1, np.empty((1, 2), np.int64), p.deck)  # fmt: skip
-    best, best_total = fallback, -(1 << 62)
-    rest = legal ^ bit(fallback)
-    card = fallback
-    while True:  # the heuristic's card first: others must do strictly better
-        total = 0
-        for j in range(samples):
-            _sample(r, deals, guess, j, hand, seat, v.won)
-            play_out(r, _play(r, at, card), seen | bit(card))
-            total += score(scoring(p), guess[j, seat], r.won[seat])
-        if total > best_total:
-            best, best_total = card, total
-        if rest == _ZERO:
-            return best
-        card = lowest_card(rest)
-        rest ^= bit(card)
+    by the heuristic (``card_values``), from the seat's view ``v``; a forced card without sampling."""
+    legal = legal_cards(v, p)
+    if popcount(legal) == 1:
+        return lowest_card(legal)
+    codes, _, best = card_values(v, p, seat, me, samples)
+    return codes[best]
 
 
 @njit(cache=True)
@@ -331,9 +390,10 @@ def ismcts_play(v: State, p: Params, seat: int, me: Means, iterations: int, c: f
     info set, descends the tree over the cards legal in that deal (UCB with exploration ``c`` for every seat, each
     maximising its own round score), adds one node, plays the round out with the heuristic and backs up every
     seat's score scaled to 0..1. The most visited card at the root wins."""
-    at0, legal, seen0, fallback, deals, guess = _card_decision(v, p, seat, me, iterations)
-    if deals.shape[0] == 0:
+    at0, legal, seen0, fallback = _card_start(v, p, seat, me.v1)
+    if popcount(legal) == 1:
         return fallback
+    deals, guess = _card_deals(v, p, seat, me, iterations)
     players, trump, cards = v.hands.shape[0], v.slots[TRUMP_SUIT], v.slots[CARDS]
     hand = v.hands[seat]
     tree = new_tree(iterations + 1, np.int64(DECK_SIZE))
@@ -422,3 +482,14 @@ def act(row: np.ndarray, s: State, p: Params, seat: int, sampler: Any) -> int:
     if v.slots[PHASE] == BID:
         return bid(row, v, p, seat, me)
     return play(row, v, p, seat, me)
+
+
+def option_values(v: State, p: Params, seat: int, rng: np.ndarray, samples: int, tools: tuple) -> tuple:
+    """What ``mc`` weighs, option by option, at the decision of ``seat`` in its view ``v`` (``observe``): its
+    ``bid_values`` or ``card_values``, or for a dealer's trump ``trump_values`` (``(codes, scores[sample, option],
+    best)``), over ``samples`` deals drawn from the stream ``rng`` (uint64[1, 4]) by the sampler ``tools[0]``
+    (``Game.strong_tools``)."""
+    me = Means(rng, np.int64(0), np.empty(0, np.uint64), False, tools[0])
+    phase = v.slots[PHASE]
+    evaluator = trump_values if phase == TRUMP else bid_values if phase == BID else card_values
+    return evaluator(v, p, np.int64(seat), me, np.int64(samples))

@@ -10,6 +10,12 @@ the game-specific part (the completion kernel and which bids exist); this
 module holds what is shared: the result type, dispatch, checks of the input,
 per-bid summaries, text and JSON output, and plotting helpers.
 
+``option_values`` answers the question at any decision of a round in progress instead, from what the seat to move
+has seen: every legal action's value by the strong bots' own evaluator (``bots/<game>_strong.py``), the numbers
+hints and reviews show. ``advise`` asks another question (a hand, a seat and a trump before the round starts, the
+rest played by the bots the caller names, with the game's extra statistics), so it keeps its completions; both
+summarise with ``option_table``.
+
 Seats count from the dealer's left: seat 0 bids first and leads the first
 trick, seat ``players - 1`` is the dealer.
 """
@@ -20,7 +26,7 @@ import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import pandas as pd
@@ -30,10 +36,13 @@ from cardsim.cards import Deck
 from cardsim.errors import CardsimError
 from cardsim.games import Game, get_game
 from cardsim.lineup import FIRST_STRONG, Bots
-from cardsim.validation import checked
+from cardsim.rng import check_seed, seed_streams
+from cardsim.validation import checked, kind_of, shown
 
 WINDOW = 10  # printed rows either side of the best bid when there are many bids
 MAX_SAMPLES = 10_000_000
+MAX_OPTION_SAMPLES = 100_000  # option_values keeps every sample's value: 158 predictions x 100,000 are 126 MB
+HINTS = -1  # option_values(seed=S) draws from the stream of (S, unit -1): no run deals a unit -1
 
 
 @dataclass
@@ -90,6 +99,72 @@ def bid_table(game: str, **settings: Any) -> pd.DataFrame:
 def bid_figures(game: str, table: pd.DataFrame) -> dict[str, Any]:
     """The game's figures of a ``bid_table`` by name (matplotlib Figures, ready to save as PNG)."""
     return advice_module(game).bid_figures(table)
+
+
+@checked
+def option_values(round: Annotated[Any, "a Round (cardsim.new_round)"], seat: int | None = None, *,
+                  samples: int = 2000, seed: int | None = 0) -> pd.DataFrame:  # fmt: skip
+    """What every option of the decision at hand is worth to ``seat`` (default: the seat to move, the only one
+    allowed), estimated from that seat's information only: the numbers the strong bot ``mc`` decides with, from
+    the seat's view (``observe``) and ``samples`` deals of the cards it cannot see (or completions of its hand, in
+    the call-partner auction), each played out by the bots' rollout policy.
+
+    One row per legal action, in the order of ``round.legal()``: ``action`` (as ``round.legal()`` gives it, so that
+    ``round.play(action)`` plays it), ``label`` (short text: ``"3"``, ``"H13"``, ``"pass"``, ``"11 S"``), ``mean``
+    (the seat's expected score of the round as the game counts it: a penalty in Differenzler, lower is better,
+    ``round.game.lower_is_better``), ``std`` (of one sample), ``ci95`` (half-width), ``samples``, and ``best``:
+    True on the one row the strong bot ``mc`` takes from these numbers (ties broken as it breaks them). Every
+    option is valued on the same deals (common random numbers), so differences between options are measured much
+    more precisely than each ``ci95`` says.
+
+    ``seed`` keys the stream the deals are drawn from (the same round, seat, samples and seed give the same
+    numbers, on any thread count); ``seed=None`` draws from the seat's own private stream of the round instead,
+    the one its strong bot draws from: ``best`` is then the action of ``mc`` with ``samples`` (and
+    ``bid_samples``, ``contract_samples``) set to ``samples`` at a decision it values option by option."""
+    # Round by name, as cardsim.envs.batch does: it is no kernel's code, and an import line would put round.py into
+    # every kernel's cache key (the games' advice kernels import this module; cardsim.jit.kernel_cache reads them)
+    if not isinstance(round, importlib.import_module("cardsim.round").Round):
+        raise CardsimError(f"option_values(): round={shown(round)} is {kind_of(round)}; allowed: a Round "
+                           "(cardsim.new_round)")  # fmt: skip
+    if round.done:
+        raise CardsimError("the round is over: option_values values the decision of the seat to move in a round in "
+                           "progress")  # fmt: skip
+    mover = round.to_move
+    if seat is not None and seat != mover:
+        raise CardsimError(f"seat {seat!r} is not allowed: option_values values the decision of the seat to move, "
+                           f"seat {mover} ({round.decision}); give seat={mover} or leave it out")  # fmt: skip
+    samples = check_count(samples, "samples", MAX_OPTION_SAMPLES)
+    seed = None if seed is None else check_seed(seed)
+    game, rules = round.game, round.rules
+    p = game.params(rules)
+    view = game.kernel("observe", round.state, p, mover)
+    codes, values, best = game.strong_module.option_values(view, p, mover, _stream(round, mover, seed), samples,
+                                                           game.strong_tools(view, p))  # fmt: skip
+    decision = int(game.kernel("decision", view))
+    actions = [game.public_action(rules, decision, int(code)) for code in codes]
+    table = option_table(map(_label, actions), values, name="label", spread=True)
+    table.insert(0, "action", pd.Series(actions, dtype=object))
+    table["best"] = np.arange(len(actions)) == best
+    position = {action: row for row, action in enumerate(actions)}
+    return table.iloc[[position[action] for action in round.legal()]].reset_index(drop=True)
+
+
+def _stream(round: Any, seat: int, seed: int | None) -> np.ndarray:
+    """The stream (uint64[1, 4]) ``option_values`` draws from: the one of (``seed``, unit ``HINTS``), or for None a
+    copy of the seat's private stream in the round (``state.bot_stream``, seeded from the round's key, which the
+    round keeps as it was)."""
+    if seed is None:
+        return np.array(round.game.kernel("bot_stream", round.game.kernel("copy_state", round.state), seat))
+    rng = np.empty((1, 4), np.uint64)
+    seed_streams(rng, np.uint64(seed), HINTS, 0)
+    return rng
+
+
+def _label(action: Any) -> str:
+    """A public action as short text: ``pass`` for None, ``11 S`` for a (number, suit) bid, else itself."""
+    if action is None:
+        return "pass"
+    return " ".join(map(str, action)) if isinstance(action, tuple) else str(action)
 
 
 # --- checks of the input, shared by the games -------------------------------
@@ -155,19 +230,25 @@ def completion_setup(game: str, players: int | None, bots: Bots, rules: Any, str
 # --- per-bid summaries -------------------------------------------------------
 
 
-def option_table(bids: Iterable[Any], results: np.ndarray, valid: np.ndarray | None = None) -> pd.DataFrame:
-    """Mean, 95% CI half-width and count per bid of ``results[sample, option]`` (only where ``valid``)."""
+def option_table(labels: Iterable[Any], results: np.ndarray, valid: np.ndarray | None = None, *, name: str = "bid",
+                 spread: bool = False) -> pd.DataFrame:  # fmt: skip
+    """Per option (column) of ``results[sample, option]``, counting only where ``valid``: its label (column
+    ``name``), ``mean``, with ``spread`` the standard deviation ``std`` of one sample, the 95% CI half-width
+    ``ci95`` of the mean and ``samples``."""
     values = results.astype(np.float64)
     counts = np.full(values.shape[1], values.shape[0]) if valid is None else valid.sum(axis=0)
     if valid is not None:
         values = np.where(valid, values, np.nan)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.nansum(values, axis=0) / counts
-        spread = np.nansum((values - mean) ** 2, axis=0) / np.maximum(counts - 1, 1)
-        half = Z95 * np.sqrt(spread / counts)
-    mean = np.where(counts > 0, mean, np.nan)
-    return pd.DataFrame({"bid": list(bids), "mean": mean, "ci95": np.where(counts > 1, half, np.nan),
-                         "samples": counts.astype(np.int64)})  # fmt: skip
+        variance = np.nansum((values - mean) ** 2, axis=0) / np.maximum(counts - 1, 1)
+        half = Z95 * np.sqrt(variance / counts)
+    table = pd.DataFrame({name: list(labels), "mean": np.where(counts > 0, mean, np.nan)})
+    if spread:
+        table["std"] = np.where(counts > 1, np.sqrt(variance), np.nan)
+    table["ci95"] = np.where(counts > 1, half, np.nan)
+    table["samples"] = counts.astype(np.int64)
+    return table
 
 
 def best_option(options: pd.DataFrame, lower_is_better: bool) -> int:
