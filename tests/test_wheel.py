@@ -55,9 +55,10 @@ def run(argv: list, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProce
 
 
 def package_sources() -> set[str]:
-    """The files the wheel must hold: every Python file and data table (``*.npy``) of the packages cardsim and bots
-    in the source tree."""
-    return {p.relative_to(ROOT).as_posix() for d in ("cardsim", "bots") for pattern in ("*.py", "*.npy")
+    """The files the wheel must hold: every Python file, data table (``*.npy``, ``*.npz``) and page file of the web
+    table (``cardsim/play/static``) of the packages cardsim and bots in the source tree."""
+    return {p.relative_to(ROOT).as_posix() for d in ("cardsim", "bots")
+            for pattern in ("*.py", "*.npy", "*.npz", "*.html", "*.css", "*.js")
             for p in (ROOT / d).rglob(pattern) if "__pycache__" not in p.parts}  # fmt: skip
 
 
