@@ -21,11 +21,11 @@ code over a typed List of States with reference counts (Wizard, 15 cards, one th
 compiled into it the same way (numba passes the flag on), so what allocates runs in functions called through their
 address, with reference counts of their own (else nothing they allocate would be freed): once a round, ``_renew``
 (``scores``, ``deal``, and the final observation through ``observe``). The step's view is written into a State kept
-per table (``observe_into``, which allocates nothing), then encoded into the output row: ``observe`` allocating a
-new State at every step had been ~700 of a step's ~900 ns. ``encode`` and ``legal_actions`` are inlined where they
-are called (``cardsim.games.generic``), ``observe_into`` and ``encode`` into ``_observe``, and the kernels are called
-through their compiled entry points (``cardsim.jit.entry``; the dispatcher typed the stacked States at every call,
-~65 microseconds): a Wizard step went from ~480 to ~250 ns a table on one thread.
+per thread (``observe_into``, which allocates nothing; the same few cache lines for every table), then encoded into
+the output row: ``observe`` allocating a new State at every step had been ~700 of a step's ~900 ns. ``observe_into``,
+``encode`` and ``legal_actions`` are inlined where they are called (``cardsim.games.generic``; the view's two in
+``_observe``, where the view is an argument), and the kernels are called through their compiled entry points
+(``cardsim.jit.entry``; the dispatcher typed the stacked States at every call, ~65 microseconds).
 
 **Rounds and seeds.** Table ``i``'s ``k``-th round (``k`` = 0, 1, ...: every round dealt to it since the seed was
 set, whether finished or left unfinished by a ``reset()``) is ``new_round(game, seed=seed, round=i + k * n)``: the
@@ -204,8 +204,8 @@ def _table(stack: Any, views: Any, p: Any, i: int, action: int, seed: np.uint64,
     """Table ``i``'s step: the agent's ``action`` (an index, checked legal by the caller; -1: deal the table its next
     round instead, as ``reset`` does), the bots' moves until an agent's seat is to move, a finished round scored
     into the rewards and the next one dealt, then the mover's mask and observation (``Setup``), its view written
-    into row ``i`` of ``views`` (a State per table, stacked as ``stack``) so that no step allocates. Counts no
-    references (see the module docstring)."""
+    into the row of ``views`` of the thread running it (a State per thread, stacked as ``stack``) so that no step
+    allocates. Counts no references (see the module docstring)."""
     bots, agents, kinds, sign, final, table, renew = setup
     s = row_of(stack, i)
     n, players = buf.done.shape[0], buf.rewards.shape[1]
@@ -242,7 +242,7 @@ def _table(stack: Any, views: Any, p: Any, i: int, action: int, seed: np.uint64,
         _record(book, codes, i, code)
     buf.to_move[i], book[i, MOVER] = seat, seat
     book[i, COUNT] = _mask(s, p, table, buf.legal[i], buf.mask[i])
-    _observe(s, p, seat, row_of(views, i), buf.obs[i])
+    _observe(s, p, seat, row_of(views, numba.get_thread_id()), buf.obs[i])
 
 
 @njit(parallel=True, nogil=True, cache=True)
@@ -373,7 +373,7 @@ class BatchEnv:
                             np.zeros((n, width), np.int16))  # fmt: skip
         row, p = numba.typeof(type(state)(*(a[0] for a in self._stack))), numba.typeof(self.params)
         obs, scores = numba.typeof(self._buf.obs[0]), numba.typeof(self._buf.scores[0])
-        self._views = _stacked(state, self.n)
+        self._views = _stacked(state, numba.config.NUMBA_NUM_THREADS)
         self._renew = first_class(_renew, types.void(row, p, types.uint64, types.int64, types.boolean, types.int64,
                                                      scores, obs))  # fmt: skip
         self._streams = np.zeros((n, 4), np.uint64)
