@@ -21,7 +21,8 @@ code over a typed List of States with reference counts (Wizard, 15 cards, one th
 compiled into it the same way (numba passes the flag on), so what allocates runs in functions called through their
 address, with reference counts of their own (else nothing they allocate would be freed): once a round, ``_renew``
 (``scores``, ``deal``, and the final observation through ``observe``). The step's view is written into a State kept
-per thread (``observe_into``, which allocates nothing; the same few cache lines for every table), then encoded into
+per thread (``observe_into``, which allocates nothing; the same few cache lines for every table, ``VIEW_SPACING``
+rows apart so that two threads never write one line: 2 threads ran 1.1x one before), then encoded into
 the output row: ``observe`` allocating a new State at every step had been ~700 of a step's ~900 ns. ``observe_into``,
 ``encode`` and ``legal_actions`` are inlined where they are called (``cardsim.games.generic``; the view's two in
 ``_observe``, where the view is an argument), and the kernels are called through their compiled entry points
@@ -78,6 +79,7 @@ from cardsim.rng import GOLDEN_GAMMA, below, check_seed, round_key, splitmix64
 ROUND_STEPS = 256  # the most actions of a round a table keeps (every game's rounds take far fewer)
 SAMPLE_STREAM = 1 << 16  # sample_legal's stream of the round key (seed, table, step): beyond every round's streams
 MAX_TABLES = 1 << 24
+VIEW_SPACING = 8  # a thread's view State is row thread * 8 of the stacked views: two threads never write one cache line
 # The columns of the tables' book (int64[n, BOOK]): the current round's number k at the table, its actions so far
 # and their slot (0 or 1) in ``codes``; the last finished round's index (-1: none yet) and its number of actions;
 # the seat to move and the number of its legal actions (``legal``: what ``step`` allows, sample_legal's range).
@@ -242,7 +244,7 @@ def _table(stack: Any, views: Any, p: Any, i: int, action: int, seed: np.uint64,
         _record(book, codes, i, code)
     buf.to_move[i], book[i, MOVER] = seat, seat
     book[i, COUNT] = _mask(s, p, table, buf.legal[i], buf.mask[i])
-    _observe(s, p, seat, row_of(views, numba.get_thread_id()), buf.obs[i])
+    _observe(s, p, seat, row_of(views, numba.get_thread_id() * VIEW_SPACING), buf.obs[i])
 
 
 @njit(parallel=True, nogil=True, cache=True)
@@ -373,7 +375,7 @@ class BatchEnv:
                             np.zeros((n, width), np.int16))  # fmt: skip
         row, p = numba.typeof(type(state)(*(a[0] for a in self._stack))), numba.typeof(self.params)
         obs, scores = numba.typeof(self._buf.obs[0]), numba.typeof(self._buf.scores[0])
-        self._views = _stacked(state, numba.config.NUMBA_NUM_THREADS)
+        self._views = _stacked(state, numba.config.NUMBA_NUM_THREADS * VIEW_SPACING)
         self._renew = first_class(_renew, types.void(row, p, types.uint64, types.int64, types.boolean, types.int64,
                                                      scores, obs))  # fmt: skip
         self._streams = np.zeros((n, 4), np.uint64)
