@@ -446,19 +446,18 @@ def ismcts_play(sample: Any, play_to_end: Any, iterations: int, c: float, rng: n
 
 
 @njit(cache=True)
-def bid_values(samples: int, bonus: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, dealer: int,
-               p: Params, high: int, forced: bool) -> tuple:  # fmt: skip
+def bid_values(samples: int, bonus: int, rng: np.ndarray, stream: int, hand: np.uint64, place: int, p: Params,
+               high: int, forced: bool) -> tuple:  # fmt: skip
     """The Monte Carlo bidder's evaluator over ``samples`` completions of the hand (the bid advice's kernel, all
     seats ``heuristic_v1``): ``(codes, scores, best)``, ``codes`` the auction's actions in the order of
     ``state.legal_actions`` (int64[n]: PASS, then ``4 * number + suit`` for every number above ``high``; with
-    ``forced``, the dealer's four bids of 10 after all passed), ``scores[sample, o]`` (int64[samples, n]) the seat's
-    score in each completion: passing, its score when the bots hold the rest of the auction and play; a bid of L
-    in a suit, +L when the declaring side's play-out points plus ``bonus`` reach L, else -L (C9); ``best`` the
-    index of the best total (ties: the first). ``bonus`` points, because the bot plays its own cards better than
-    the ``heuristic_v1`` play-outs do; a bonus of 1 rated the bids best (docs/bots.md)."""
+    ``forced``, the dealer's four bids of 10 after all passed), ``scores[sample, o]`` (int64[samples, n]) the score
+    of the seat at ``place`` (``place_of``) in each completion: passing, its score when the bots hold the rest of the
+    auction and play; a bid of L in a suit, +L when the declaring side's play-out points plus ``bonus`` reach L,
+    else -L (C9); ``best`` the index of the best total (ties: the first). ``bonus`` points, because the bot plays its
+    own cards better than the ``heuristic_v1`` play-outs do; a bonus of 1 rated the bids best (docs/bots.md)."""
     players = p.players
     seed = next_u64(rng, stream)
-    place = (seat - dealer - 1) % players  # the advice counts seats from the dealer's left
     side = np.empty((samples, PASS_PLAY), np.int8)
     passing, roles = np.empty(samples, np.int16), np.empty(samples, np.int8)
     s, table = new_state(players), heuristics()
@@ -481,6 +480,12 @@ def bid_values(samples: int, bonus: int, rng: np.ndarray, stream: int, hand: np.
     return codes, scores, int(np.argmax(scores.sum(axis=0)))
 
 
+@njit(cache=True, inline="always")
+def place_of(seat: int, dealer: int, players: int) -> int:
+    """``seat``'s place counted from the dealer's left (0: first to bid), as the bid advice counts seats."""
+    return (seat - dealer - 1) % players
+
+
 @njit(cache=True)
 def mc_bid(samples: int, bonus: int, rng: np.ndarray, stream: int, hand: np.uint64, seat: int, dealer: int, p: Params,
            high: int) -> int:  # fmt: skip
@@ -489,7 +494,8 @@ def mc_bid(samples: int, bonus: int, rng: np.ndarray, stream: int, hand: np.uint
     if samples == 0:
         number, suit = heuristic_bid(hand, high, p.players, BID_MARGIN_V1)  # as its play-outs bid
         return PASS if number == 0 else 4 * number + suit
-    codes, _, best = bid_values(samples, bonus, rng, stream, hand, seat, dealer, p, high, np.bool_(False))
+    codes, _, best = bid_values(samples, bonus, rng, stream, hand, place_of(seat, dealer, p.players), p, high,
+                                np.bool_(False))  # fmt: skip
     return codes[best]
 
 
@@ -708,8 +714,9 @@ def option_values(v: State, p: Params, seat: int, rng: np.ndarray, samples: int,
     slots, stream, truth = v.slots, np.int64(0), np.empty(0, np.uint64)
     if slots[PHASE] == AUCTION:
         bonus = np.int64(BOT_SETTINGS["mc"]["bid_bonus"].default)
-        return bid_values(np.int64(samples), bonus, rng, stream, v.hands[seat], np.int64(seat), slots[DEALER], p,
-                          slots[HIGH], bool(slots[FORCED]))  # fmt: skip
+        place = place_of(np.int64(seat), slots[DEALER], p.players)
+        return bid_values(np.int64(samples), bonus, rng, stream, v.hands[seat], place, p, slots[HIGH],
+                          bool(slots[FORCED]))  # fmt: skip
     view = view_of(v, seat)  # numba hands its masks back as Python ints: typed again as the searches take them
     view = view._replace(hand=np.uint64(view.hand), discards=np.uint64(view.discards))
     searches = (tools.sample, tools.play_to_end, np.int64(samples), rng, stream, view, p, truth)
