@@ -1,4 +1,4 @@
-"""The ``cardsim`` command: simulate, tournament, ladder, advise, replay, info, warmup (and ``--version``).
+"""The ``cardsim`` command: simulate, tournament, ladder, advise, replay, play, info, warmup (and ``--version``).
 
 Every bad input (unknown game, bot, rule or value) ends with one line
 ``cardsim: error: ...`` naming what is allowed, and exit code 2.
@@ -12,7 +12,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from cardsim.errors import CardsimError
 from cardsim.games import GAMES, game_info
@@ -78,7 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     parser.add_argument("--version", action="version", version=version_line())
     commands = parser.add_subparsers(dest="command", required=True,
-                                     metavar="{simulate,tournament,ladder,advise,replay,info,warmup}")  # fmt: skip
+                                     metavar="{simulate,tournament,ladder,advise,replay,play,info,warmup}")  # fmt: skip
 
     def common(sub: argparse.ArgumentParser, bots: str = "one bot per seat, comma-separated, or one for all seats",
                game_optional: bool = False) -> None:  # fmt: skip
@@ -171,6 +171,8 @@ def _parser() -> argparse.ArgumentParser:
     adv.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
     adv.add_argument("--json", action="store_true", help="print JSON instead of text")
 
+    play_options(commands)
+
     info = commands.add_parser("info", help="the version; a game's rule options and built-in bots")
     info.add_argument("game", nargs="?", help=f"{games_help()} (default: list the games)")
 
@@ -186,6 +188,40 @@ def _parser() -> argparse.ArgumentParser:
                       help="a spinner per group of kernels (default: on a terminal; elsewhere one line per group once "
                       "it is done; --no-progress: no line)")  # fmt: skip
     return parser
+
+
+def play_options(commands: Any) -> None:
+    """``cardsim play``: its options."""
+    sub = commands.add_parser("play", help="sit at the table: play against the bots (and with friends) in the "
+                              "browser, or line by line with --plain")  # fmt: skip
+    sub.add_argument("game", help=games_help())
+    sub.add_argument("--players", type=int, help=f"number of players: {players_help()}")
+    sub.add_argument("--bots", default="heuristic", help="the bots in the other seats: one for all of them, or one "
+                     f"per seat in seat order, comma-separated: {BOTS_HELP} (default heuristic)")  # fmt: skip
+    sub.add_argument("--humans", type=positive_int, default=1, help="people at the table, in the seats from --seat "
+                     "on; each gets a link of its own (default 1)")  # fmt: skip
+    sub.add_argument("--seat", type=nonnegative_int, default=0, help="your seat, 0 to players-1, the seats in "
+                     "turn order (default 0)")  # fmt: skip
+    sub.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
+    sub.add_argument("--seed", type=nonnegative_int, help="the session's seed (default: drawn secretly; a known "
+                     "seed gives the deals away)")  # fmt: skip
+    sub.add_argument("--games", type=positive_int, default=1, help="games to play in a row (default 1)")
+    sub.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine "
+                     "only; 0.0.0.0 lets friends on the network join with their links)")  # fmt: skip
+    sub.add_argument("--port", type=nonnegative_int, default=0, help="port to listen on (default 0: a free one)")
+    sub.add_argument("--no-browser", dest="browser", action="store_false", help="print the links, open no browser")
+    sub.add_argument("--plain", action="store_true", help="play line by line on stdin and stdout (numbered choices, "
+                     "or a card or bid by name; the end of the input stops and saves)")  # fmt: skip
+    sub.add_argument("--save", metavar="FOLDER", help="save the games in this new or empty folder (default "
+                     "results/play/<date-time>)")  # fmt: skip
+    sub.add_argument("--pace", type=nonnegative_float, default=0.8, metavar="SECONDS",
+                     help="seconds between two bots' moves in the browser (default 0.8; the page changes it)")
+    sub.add_argument("--dropped", choices=("wait", "bot"), default="wait", help="when a person's page is closed: "
+                     "the table waits for them (default), or a bot plays their seat until they are back")
+    sub.add_argument("--samples", type=positive_int, default=2000, help="deals behind each hint and each reviewed "
+                     "decision (default 2000)")  # fmt: skip
+    sub.add_argument("--no-review", dest="review", action="store_false", help="no review of your decisions after "
+                     "each round")  # fmt: skip
 
 
 def sealing(sub: argparse.ArgumentParser) -> None:
@@ -231,13 +267,25 @@ def _seed(args: argparse.Namespace) -> int | None:
 
 def positive_float(text: str) -> float:
     """argparse type: a number > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    value = _float(text)
     if not value > 0:
         raise argparse.ArgumentTypeError(f"{text} is not a positive number")
     return value
+
+
+def nonnegative_float(text: str) -> float:
+    """argparse type: a number >= 0."""
+    value = _float(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a number >= 0")
+    return value
+
+
+def _float(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
 
 
 def positive_int(text: str) -> int:
@@ -431,6 +479,14 @@ def _advise(args: argparse.Namespace) -> None:
     print(json.dumps(advice_json(advice)) if args.json else format_advice(advice))
 
 
+def _play(args: argparse.Namespace) -> None:
+    from cardsim.play.session import play
+
+    play(args.game, players=args.players, rules=args.rule, bots=args.bots, humans=args.humans, seat=args.seat,
+         seed=args.seed, games=args.games, host=args.host, port=args.port, browser=args.browser, plain=args.plain,
+         folder=args.save, delay=args.pace, dropped=args.dropped, samples=args.samples, review=args.review)
+
+
 def version_line() -> str:
     """``cardsim 0.1.0 (Python 3.11.7, numba 0.60.0, numpy 2.0.2)``: what a bug report needs to name."""
     import platform
@@ -480,7 +536,7 @@ def _warmup(args: argparse.Namespace) -> None:
 
 
 COMMANDS = {"simulate": _simulate, "tournament": _tournament, "ladder": _ladder, "advise": _advise, "replay": _replay,
-            "info": _info, "warmup": _warmup}  # fmt: skip
+            "play": _play, "info": _info, "warmup": _warmup}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -34,6 +34,7 @@ from cardsim.sealed.process import GuardedBot
 MAX_SETTINGS = 5  # settings columns in the bot table after the id
 FIRST_STRONG = 4  # built-in ids from here on are strong bots (bots/<game>_strong.py), in every game (Wizard's 2
 # and 3: rulebased, heuristic_v1)
+HUMAN = "human"  # reserved: the name of a seat a person plays at ``cardsim play``'s table, in its saved rows
 CHEATING_BOTS = frozenset({"omniscient"})  # built-in bots that see hidden cards: references, refused unless allowed
 # A lineup as the Python API takes it (its type is checked by ``cardsim.validation``, what it names by ``make_lineup``)
 Bots = Annotated[str | list[Any] | tuple[Any, ...], "a str of bot names ('heuristic,random,...': one per seat, or one "
@@ -219,6 +220,8 @@ def make_lineup(
     names = [_name(e) for e in entries]
     if len(names) != players:
         raise CardsimError(f"{game} needs {players} bots, one per seat, but {len(names)} were given: {','.join(names)}")
+    if HUMAN in names:
+        raise CardsimError(f"'{HUMAN}' is the reserved name of a seat a person plays (cardsim play), not a bot's")
     cheats = [name.split(":")[0] for name in names if is_cheating(name)]
     if cheats and not allow_cheating:
         raise CardsimError(f"bot '{cheats[0]}' cheats: it sees every hand, as a reference for the honest bots; "

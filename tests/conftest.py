@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import random
 import sys
 from pathlib import Path
@@ -103,3 +104,26 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
             return group_of(nodeid)
 
     return ByGame(config, log)
+
+
+UNDER_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def require(*needs: str) -> None:
+    """At a test module's top: the Python modules (``starlette``) and programs (``/usr/bin/chromedriver``) its tests
+    need. Missing ones skip the module, but under ``CI=true`` fail it: CI must not pass by testing less."""
+    missing = [need for need in needs
+               if (not Path(need).exists() if need.startswith("/") else importlib.util.find_spec(need) is None)]
+    if missing:
+        message = (f"missing {', '.join(missing)}: pip install -e '.[dev]' brings the Python packages, apt-get "
+                   "install chromium chromium-driver the browser")  # fmt: skip
+        if UNDER_CI:
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message, allow_module_level=True)
+
+
+def table_variants() -> list[tuple[str, tuple[str, ...]]]:
+    """(game, rules) of every game and its test variants (``GameInfo.cases``) as a table plays them: whole games, so
+    without the rule that deals single rounds (``GameInfo.cards_rule``)."""
+    return [(game, tuple(rule for rule in variant if rule.partition("=")[0] != game_info(game).cards_rule))
+            for game in GAMES for variant in ((), *game_info(game).cases.variants)]  # fmt: skip
