@@ -215,7 +215,34 @@ def nth_card(mask: np.uint64, n: int) -> int:
     """Index of the n-th lowest card (0-based) in a bitmask with more than n cards."""
     if USE_PDEP:
         return _cttz(_pdep(_bit(n), mask))
-    m = np.uint64(mask)
-    for _ in range(n):
-        m &= m - np.uint64(1)
-    return _cttz(m)
+    return nth_card_portable(mask, n)
+
+
+def _select_in_byte() -> np.ndarray:
+    """SELECT_IN_BYTE[byte | (k << 8)]: the index of the k-th set bit of ``byte`` (8 where it has no k-th)."""
+    table = np.full(256 * 8, 8, np.uint8)
+    for byte in range(256):
+        for k, index in enumerate(i for i in range(8) if byte >> i & 1):
+            table[byte | k << 8] = index
+    return table
+
+
+SELECT_IN_BYTE = _select_in_byte()
+_ONES, _HIGHS = np.uint64(0x0101010101010101), np.uint64(0x8080808080808080)
+
+
+@njit(cache=True, inline="always")
+def nth_card_portable(mask: np.uint64, n: int) -> int:
+    """``nth_card`` without pdep (AMD before Zen 3, ARM; ``CARDSIM_PORTABLE=1``): Vigna's broadword select. The
+    bytes' popcounts summed up byte by byte with one multiplication, the byte that holds the n-th card found by
+    comparing all eight sums with n at once, then a table for the card inside that byte: no loop, no branch.
+    Clearing the n lowest cards one by one had played Wizard's random rounds at 0.39x the pdep path's speed."""
+    x, k = np.uint64(mask), np.uint64(n)
+    s = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    s = (s & np.uint64(0x3333333333333333)) + ((s >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    s = (s + (s >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    sums = s * _ONES  # byte i: the cards in bytes 0..i (at most 64, so bit 7 of each byte is free)
+    below = (((k * _ONES) | _HIGHS) - sums) & _HIGHS  # bit 7 of byte i set where those sums are <= n
+    place = np.uint64(_ctpop(below)) * np.uint64(8)  # the bytes wholly below the n-th card, in bits
+    before = ((sums << np.uint64(8)) >> place) & np.uint64(0xFF)  # the cards below that byte
+    return np.int64(place) + np.int64(SELECT_IN_BYTE[((x >> place) & np.uint64(0xFF)) | ((k - before) << np.uint64(8))])

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from cardsim.cards import FRENCH52, JASS36, WIZARD60, bit, lowest_card, nth_card, popcount
+from cardsim.cards import FRENCH52, JASS36, WIZARD60, bit, lowest_card, nth_card, nth_card_portable, popcount
 from cardsim.errors import CardsimError
 
 
@@ -64,6 +64,7 @@ def test_bit_helpers_agree_with_python():
         assert lowest_card(np.uint64(mask)) == cards[0]
         k = int(rng.integers(0, len(cards)))
         assert nth_card(np.uint64(mask), k) == cards[k]
+        assert all(nth_card_portable(np.uint64(mask), j) == card for j, card in enumerate(cards))  # either CPU's
         assert bit(np.int8(cards[k])) == np.uint64(1 << cards[k])
 
 
@@ -72,5 +73,5 @@ def test_bit_helpers_take_any_integer_as_its_64_bits():
     mask = -(2**63) + 5  # bits 63, 2 and 0
     assert popcount(np.int64(mask)) == 3
     assert lowest_card(np.int64(mask)) == 0
-    assert nth_card(np.int64(mask), 2) == 63
+    assert nth_card(np.int64(mask), 2) == 63 and nth_card_portable(np.int64(mask), 2) == 63
     assert bit(np.int64(63)) == np.uint64(2**63)
