@@ -34,18 +34,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout's cardsim
 
+from throughput import cpu_name  # noqa: E402  (benchmarks/: the same model name in every report)
+
 FLOOR = 5_000_000  # agent steps per second on 2 cores (issue 42)
-
-
-def cpu_model() -> str:
-    """The CPU's model name (Linux's /proc/cpuinfo), else what ``platform`` says."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def default_game() -> str:
@@ -111,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                         "engine_steps_per_s": round(engine * args.round_steps),
                         "ratio_to_engine": round(env / (engine * args.round_steps), 3)})  # fmt: skip
     report = {"game": game, "players": args.players, "rules": rules, "tables": args.tables, "steps": args.steps,
-              "repeat": args.repeat, "copy": copy, "cpu": cpu_model(), "cpus": numba.config.NUMBA_NUM_THREADS,
+              "repeat": args.repeat, "copy": copy, "cpu": cpu_name(), "cpus": numba.config.NUMBA_NUM_THREADS,
               "numba": numba.__version__, "python": platform.python_version(), "floor_2_threads": FLOOR,
               "results": results}  # fmt: skip
     two = [r for r in results if r["threads"] == 2]
