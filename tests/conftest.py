@@ -15,6 +15,7 @@ from types import ModuleType
 
 import pytest
 
+from cardsim import CardsimError, new_round
 from cardsim.games import GAMES, game_info, get_game
 from cardsim.lineup import is_cheating
 
@@ -75,6 +76,22 @@ def redeal_hidden(record: dict, seat: int, played: list[set[str]], sees_kitty: b
     if "kitty" in start:
         start["kitty"] = " ".join(sorted(fixed_kitty | set(hidden)))
     return start
+
+
+def redealt_round(game: str, rules: list | None, record: dict, seat: int, played: list[set[str]], sees_kitty: bool,
+                  rng: random.Random, actions: list, tries: int = 30) -> object | None:  # fmt: skip
+    """The round of ``record`` (``game`` under ``rules``) with the cards ``seat`` cannot see dealt anew
+    (``redeal_hidden``) and ``actions`` played again, or None when none of ``tries`` re-deals allows them (each
+    contradicted a play: a void shown)."""
+    for _ in range(tries):
+        other = new_round(game, rules=rules, **redeal_hidden(record, seat, played, sees_kitty, rng))
+        try:
+            for action in actions:
+                other.play(action)
+        except CardsimError:
+            continue  # this re-deal contradicts a play: not a possible deal
+        return other
+    return None
 
 
 GAME_NAMES = tuple(GAMES)  # the registry: a new game gets its own xdist group without an edit here
