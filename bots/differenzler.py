@@ -76,6 +76,7 @@ from cardsim.lineup import FIRST_STRONG
 from cardsim.rng import below
 
 RANDOM, HEURISTIC, HEURISTIC_V1 = 0, 1, 2
+RANDOM_LINEUP, ANY_LINEUP = True, False  # the batch loop's compile-time choice (``play._play_units``)
 STRONG = FIRST_STRONG  # ids from here on are the strong bots of bots/differenzler_strong.py, which the drivers ask
 BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "heuristic_v1": HEURISTIC_V1}
 BOT_DOCS = {
@@ -309,11 +310,13 @@ def play_on(s: State, bots: np.ndarray, watch: int, checks: np.ndarray) -> int:
 
 @njit(cache=True, inline="always")
 def play_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.ndarray, predictions: np.ndarray,
-             rng: np.ndarray, bots: np.ndarray, audit: np.ndarray | None) -> None:  # fmt: skip
+             rng: np.ndarray, bots: np.ndarray, audit: np.ndarray | None, random_lineup: bool) -> None:  # fmt: skip
     """``play_on`` for a whole round (predictions made, no card played) that only random and heuristic bots play:
     a fixed trip count and no stops, which the batch kernel runs about a third faster. It takes the State's
     arrays (``sl`` its slots), not the State: each array passed costs the hot loop a reference count update.
-    ``audit``: None, or the ``state.audit_card`` count that checks every step (``--check``)."""
+    ``audit``: None, or the ``state.audit_card`` count that checks every step (``--check``). ``random_lineup``:
+    ``RANDOM_LINEUP`` (the random bot at every seat: no bot table read) or ``ANY_LINEUP``, a constant numba
+    prunes as it compiles."""
     trump = sl[TRUMP]
     zero, none = np.int64(0), np.int64(-1)  # not literals: the callees would compile for them too (issue 14)
     t, i, leader, led, top_key, top_trump, winner, won = zero, zero, sl[LEADER], none, none, none, sl[LEADER], zero
@@ -321,7 +324,8 @@ def play_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.
     for _ in range(TRICKS * PLAYERS):
         seat = (leader + i) % PLAYERS
         legal = legal_mask(hands[seat], led, trump, top_trump)
-        card = play(int(bots[seat, 0]), rng, 1 + seat, legal, led, top_key, i, trump, points[seat], predictions[seat])
+        bot = RANDOM if random_lineup else int(bots[seat, 0])
+        card = play(bot, rng, 1 + seat, legal, led, top_key, i, trump, points[seat], predictions[seat])
         if errors.REFUSE_ILLEGAL_CARDS and not legal >> np.uint64(card) & np.uint64(1):
             _illegal(seat)
         t, i, leader, led, top_key, top_trump, winner, won = step(card, trump, hands, history, points, t, i, leader,
@@ -337,15 +341,15 @@ def play_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.
 
 @njit(cache=True, inline="always")
 def predict_on(sl: np.ndarray, hands: np.ndarray, predictions: np.ndarray, rng: np.ndarray, bots: np.ndarray,
-               stops: bool, audit: np.ndarray | None) -> int:  # fmt: skip
+               stops: bool, audit: np.ndarray | None, random_lineup: bool) -> int:  # fmt: skip
     """The remaining predictions in turn (A7) by random and heuristic bots, through ``state.predict_step`` with
     the counter in a register; on the State's arrays (``sl`` its slots). Returns the seat to predict whose bot is
     not one of these, or -1 when all have predicted (``stops`` False: the table holds only these bots).
-    ``audit``: see ``play_all``."""
+    ``audit``, ``random_lineup``: see ``play_all``."""
     first_hand, trump = sl[FIRST_HAND], sl[TRUMP]
     for n in range(sl[PREDICTED], PLAYERS):
         seat = (first_hand + n) % PLAYERS
-        bot = int(bots[seat, 0])
+        bot = RANDOM if random_lineup else int(bots[seat, 0])
         if stops and _stops(bot):
             sl[PREDICTED] = n
             return seat
@@ -359,11 +363,12 @@ def predict_on(sl: np.ndarray, hands: np.ndarray, predictions: np.ndarray, rng: 
 
 @njit(cache=True, inline="always")
 def run_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.ndarray, predictions: np.ndarray,
-            rng: np.ndarray, bots: np.ndarray, audit: np.ndarray | None) -> None:  # fmt: skip
+            rng: np.ndarray, bots: np.ndarray, audit: np.ndarray | None, random_lineup: bool) -> None:  # fmt: skip
     """A dealt round played to the end by a table of random and heuristic bots only: ``predict_on`` then
-    ``play_all``, on the State's arrays (the batch kernel's hot path). ``audit``: see ``play_all``."""
-    predict_on(sl, hands, predictions, rng, bots, False, audit)
-    play_all(sl, hands, history, points, predictions, rng, bots, audit)
+    ``play_all``, on the State's arrays (the batch kernel's hot path). ``audit``, ``random_lineup``: see
+    ``play_all``."""
+    predict_on(sl, hands, predictions, rng, bots, False, audit, random_lineup)
+    play_all(sl, hands, history, points, predictions, rng, bots, audit, random_lineup)
 
 
 @njit(cache=True, inline="always")
@@ -371,12 +376,12 @@ def run(s: State, p: Params, bots: np.ndarray) -> int:
     """Random and heuristic bots play on from ``s``: the remaining predictions in turn (A7), then the cards.
     Returns -1 at the end of the round, or the seat to move whose bot is a strong or a Python one."""
     sl = s.slots
-    seat = predict_on(sl, s.hands, s.predictions, s.rng, bots, True, None)
+    seat = predict_on(sl, s.hands, s.predictions, s.rng, bots, True, None, ANY_LINEUP)
     if seat >= 0:
         return seat
     if sl[TRICK] == 0 and sl[POS] == 0 and not (_stops(int(bots[0, 0])) or _stops(int(bots[1, 0]))
                                                 or _stops(int(bots[2, 0])) or _stops(int(bots[3, 0]))):  # fmt: skip
-        play_all(sl, s.hands, s.history, s.points, s.predictions, s.rng, bots, None)
+        play_all(sl, s.hands, s.history, s.points, s.predictions, s.rng, bots, None, ANY_LINEUP)
         return -1
     return play_on(s, bots, -1, s.points)  # watch none: ``checks`` is not touched
 

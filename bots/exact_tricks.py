@@ -64,6 +64,7 @@ from cardsim.lineup import FIRST_STRONG, Setting
 from cardsim.rng import below
 
 RANDOM, HEURISTIC, RULEBASED, HEURISTIC_V1 = 0, 1, 2, 3
+RANDOM_LINEUP, ANY_LINEUP = True, False  # the batch loop's compile-time choice (``play._play_units``)
 # the strong bots (bots.exact_tricks_strong); the _v1 ones play out and guess bids as heuristic_v1
 MC, ISMCTS, OMNISCIENT, MC_V1, ISMCTS_V1 = range(FIRST_STRONG, FIRST_STRONG + 5)
 BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "heuristic_v1": HEURISTIC_V1, "rulebased": RULEBASED,
@@ -525,6 +526,15 @@ def run_builtin(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndar
     counts no references (``_nrt=False``: it allocates nothing and calls no strong bot): numba's atomic reference
     counts of every array at each call cost random rounds a tenth of their time. ``checks``: None, or the unit's
     ``--check`` row (``cardsim.audit``; ``state.audit_bid``, ``state.audit_card``)."""
+    return run_inline(slots, hands, bids, won, log, rng, seats, checks, ANY_LINEUP)
+
+
+@njit(cache=True, inline="always")
+def run_inline(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndarray | None, random_lineup: bool
+               ) -> int:  # fmt: skip
+    """``run_builtin``, inlined where a batch loop that counts no references calls it (``play.random_block``:
+    a call passes the State's arrays as some 50 machine words). ``random_lineup``: ``RANDOM_LINEUP`` (the random
+    bot at every seat: no bot table read) or ``ANY_LINEUP``, a constant numba prunes as it compiles."""
     players = hands.shape[0]
     bots, stops, game = seats
     pm1 = game.plus_minus_one
@@ -537,7 +547,8 @@ def run_builtin(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndar
             trump, cards = slots[TRUMP_SUIT], slots[CARDS]
             while n_bids < players and not (stops >> seat) & 1:
                 no = refused_bid(total, cards, n_bids == players - 1, pm1)
-                b = bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], trump, players, cards, n_bids, no, game)
+                b = bid(RANDOM if random_lineup else int(bots[seat, 0]), rng, 1 + seat, hands[seat], trump, players,
+                        cards, n_bids, no, game)  # fmt: skip
                 bidder = seat
                 ok, seat, n_bids, total = make_bid(bids, cards, pm1, seat, n_bids, total, b)
                 if not ok:
@@ -552,8 +563,8 @@ def run_builtin(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndar
             seen = seen_cards(slots[TURNED], log, n_played)
             while seat >= 0 and not (stops >> seat) & 1:
                 legal = legal_mask(hands[seat], led)
-                card = play(int(bots[seat, 0]), rng, 1 + seat, hands[seat], legal, seen, led, top_key, pos,
-                            players, trump, bids[seat] - won[seat], game)  # fmt: skip
+                card = play(RANDOM if random_lineup else int(bots[seat, 0]), rng, 1 + seat, hands[seat], legal, seen,
+                            led, top_key, pos, players, trump, bids[seat] - won[seat], game)  # fmt: skip
                 if errors.REFUSE_ILLEGAL_CARDS and not (legal >> np.uint64(card)) & np.uint64(1):
                     raise BotFailure("a built-in bot chose an illegal card")
                 seen |= bit(card)
@@ -565,6 +576,6 @@ def run_builtin(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndar
                     broken = audit_card(checks, hands, won, player, card, pos, trick, broken)
             audit.store(checks, broken, taken)
             store_trick(slots, players, seat, pos, led, decided, top_key, winner, n_played, trick)
-        elif not step(slots, hands, bids, won, log, pm1, choose_trump(int(bots[seat, 0]), rng, 1 + seat, hands[seat],
-                                                                      players, game)):  # fmt: skip
+        elif not step(slots, hands, bids, won, log, pm1, choose_trump(RANDOM if random_lineup else int(bots[seat, 0]),
+                                                                      rng, 1 + seat, hands[seat], players, game)):
             raise BotFailure("a built-in bot chose an illegal trump")  # (TRUMP: bids and cards are played above)

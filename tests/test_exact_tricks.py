@@ -213,7 +213,7 @@ def test_the_strong_bots_see_the_deck_in_their_information_set():
 
 
 def test_the_batch_driver_plays_the_deck_and_its_schedule():
-    """``play.play_block`` (the batch kernel's work item) on whole games of a smaller deck: every round of the
+    """``play.builtin_block`` (the batch kernel's work item) on whole games of a smaller deck: every round of the
     schedule dealt from the deck, F6's scores in the rows, the same numbers again."""
     rules = SuitCards(players=3, suits=2, ranks=6)  # 12 cards: rounds of 1..3 cards
     p = params(rules, games=True)
@@ -225,7 +225,7 @@ def test_the_batch_driver_plays_the_deck_and_its_schedule():
         out = play.Out(*(np.zeros((units, rounds), np.int8) for _ in range(3)),
                        *(np.zeros((units, rounds, 3), np.int8) for _ in range(2)),
                        np.zeros((units, rounds, 3), np.int16))  # fmt: skip
-        play.play_block(Work(np.uint64(9), 0, True, np.uint64(0)), p, bots, None, None, None, out)
+        play.builtin_block(play.scratch(p), Work(np.uint64(9), 0, True, np.uint64(0)), p, bots, None, None, None, out)
         return out
 
     out = run()

@@ -93,7 +93,8 @@ class Differenzler(Game):
 
     state_module = sm
     play_module = play
-    play_blocks = (play.play_block, play.play_block)
+    play_blocks = (play.builtin_block, play.asking_block)
+    random_block = play.random_block  # its random lineups compile the random bot alone
     builtin_module = builtin
     strong_module = strong
     state_type = State
@@ -181,6 +182,9 @@ class Differenzler(Game):
         s = state if advance else self.kernel("copy_state", state)
         code = self.act_of(rules, np.asarray(row, np.float64), s, params(rules), int(to_move(s)))
         return code if sm.decision(state) == PREDICT else JASS36.name_of(code)
+
+    def scratch(self, params: sm.Params) -> tuple:
+        return (play.scratch(params),)
 
     def play_on(self, state: State, p: Any, table: np.ndarray, strong_bots: Any) -> int:
         return run_bots(state, p, table, strong_bots)

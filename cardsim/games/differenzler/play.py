@@ -79,32 +79,61 @@ def run_bots(s: State, p: Params, bots: np.ndarray, strong_bots: Any) -> int:
     return run(s, p, bots, strong_bots, None)
 
 
+class Scratch(NamedTuple):
+    """What a work item plays on, allocated by ``simulate_games`` for it (``Game.scratch``): the built-in loops then
+    allocate nothing and count no references (``_nrt=False``; an inlined call that passes an array costs an atomic
+    reference count each way, about 70 ns of a random round's 500)."""
+
+    state: State
+    totals: np.ndarray  # int64[players]: a game's totals
+    penalties: np.ndarray  # int64[players]: a round's
+    streams: np.ndarray  # uint64[players + 1, 4]: the deal's streams right after it (``redeal``)
+
+
 @njit(cache=True)
-def play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
-               checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+def scratch(p: Params) -> Scratch:
+    """A work item's ``Scratch``."""
+    return Scratch(new_state(np.int64(PLAYERS)), np.zeros(PLAYERS, np.int64), np.zeros(PLAYERS, np.int64),
+                   np.zeros((PLAYERS + 1, 4), np.uint64))  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
+                  checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """Units ``work.block * BLOCK ..`` of ``simulate_games``, which calls it through its address (``Game.simulate``:
-    its code is not linked into the kernel and optimised again; and numba's parfor passes would drop writes into
-    the State's arrays as dead code), in every seating of ``bots`` (see ``simulate_games``): a single round is
-    dealt once and dealt again by ``redeal`` for the other seatings. numba prunes the branches of the lineup's
-    types: one function for every lineup."""
+    its code is not linked into the kernel and optimised again), for a lineup of random and heuristic bots
+    (``_play_units``)."""
+    _play_units(scratch, work, p, bots, checks, out, builtin.ANY_LINEUP)
+
+
+@njit(cache=True, _nrt=False)
+def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
+                 checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+    """``builtin_block`` for a lineup of random bots only (``Game.random_block``): its loops read no bot table
+    (``builtin.run_all``)."""
+    _play_units(scratch, work, p, bots, checks, out, builtin.RANDOM_LINEUP)
+
+
+@njit(cache=True, inline="always")
+def _play_units(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, checks: np.ndarray | None, out: Out,
+                random_lineup: bool) -> None:  # fmt: skip
+    """The units of ``work`` in every seating of ``bots`` (see ``simulate_games``): a single round is dealt once
+    and dealt again by ``redeal`` for the other seatings. Deal, run and scores of the state machine in their
+    array forms. ``random_lineup``: a constant numba prunes as it compiles each block."""
     seed, start, games, block = work
-    s = new_state(np.int64(PLAYERS))  # typed values, not literals: a kernel compiles once per argument types
+    s, totals, penalties, streams = scratch
     sl, hands, dealt, points, predictions, history, rng = s.slots, s.hands, s.dealt, s.points, s.predictions, \
         s.history, s.rng  # fmt: skip
     seatings = bots.shape[0] // PLAYERS
-    streams = rng.copy()  # the deal's streams right after it (``redeal``)
     once = seatings > 1 and not games  # single rounds: dealt once for every seating
-    penalties = np.zeros(PLAYERS, np.int64)
-    totals = np.zeros(PLAYERS, np.int64)
     count = out.rounds_played.shape[0] // seatings
     for g in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
         for seating in range(seatings):
             table, u = bots[seating * PLAYERS : (seating + 1) * PLAYERS], seating * count + g
-            totals[:] = 0
+            for seat in range(PLAYERS):
+                totals[seat] = 0
             r = np.int64(0)
             while r == 0 or (games and not game_over(totals, r, p.game_rounds, p.max_tiebreak_rounds)):
-                # deal, run and scores of the state machine, in their array forms where the State would be passed
-                # to an inlined function (a reference count update per array and call: ~10% of random self-play)
                 if seating > 0 and once:
                     redeal(sl, hands, dealt, points, rng, streams)
                 else:
@@ -112,26 +141,57 @@ def play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users:
                                 round_dealer(out.first_hands[u, 0], r, PLAYERS))  # fmt: skip
                     if once:
                         copy_rows(streams, rng, rng.shape[0])
-                if strong_bots is None and users is None and checks is not None:
-                    row = checks[u]  # one view (each costs atomic reference counts)
+                if checks is not None:
+                    row = checks[u]
                     audit_deal(row, dealt)
-                    builtin.run_all(sl, hands, history, points, predictions, rng, table, row)
+                    builtin.run_all(sl, hands, history, points, predictions, rng, table, row, random_lineup)
                     if audit.end(row, PLAYERS, PLAYERS * TRICKS):
                         raise BotFailure("a differenzler round broke an invariant (--check)")
-                elif strong_bots is None and users is None:
-                    builtin.run_all(sl, hands, history, points, predictions, rng, table, None)
-                elif checks is not None:
+                else:
+                    builtin.run_all(sl, hands, history, points, predictions, rng, table, None, random_lineup)
+                _record(out, u, r, sl, predictions, points, history, penalties, totals, p)
+                r += 1
+            out.rounds_played[u] = r
+
+
+@njit(cache=True)
+def asking_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
+                 checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+    """``builtin_block`` for a lineup with a strong or numba bot, each round through ``run`` (or ``run_checked``):
+    a function of its own (``Game.play_blocks``), so that a strong lineup does not compile the built-in loops.
+    Each seating deals its own round."""
+    seed, start, games, block = work
+    s, totals, penalties, _ = scratch
+    seatings = bots.shape[0] // PLAYERS
+    count = out.rounds_played.shape[0] // seatings
+    for g in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
+        for seating in range(seatings):
+            table, u = bots[seating * PLAYERS : (seating + 1) * PLAYERS], seating * count + g
+            totals[:] = 0
+            r = np.int64(0)
+            while r == 0 or (games and not game_over(totals, r, p.game_rounds, p.max_tiebreak_rounds)):
+                deal_arrays(s.slots, s.hands, s.dealt, s.points, s.rng, seed, start + g, r,
+                            round_dealer(out.first_hands[u, 0], r, PLAYERS))  # fmt: skip
+                if checks is not None:
                     checks[u, audit.STEPS] += np.uint64(run_checked(s, p, table, strong_bots, users))
                 else:
                     run(s, p, table, strong_bots, users)
-                scores_arrays(predictions, points, history, sl[TRICK], p.exact_bonus, p.zero_bonus, penalties)
-                out.first_hands[u, r], out.trump_cards[u, r] = sl[FIRST_HAND], sl[TRUMP_CARD]
-                for seat in range(PLAYERS):
-                    out.predictions[u, r, seat], out.points[u, r, seat] = predictions[seat], points[seat]
-                    out.penalties[u, r, seat] = penalties[seat]
-                    totals[seat] += penalties[seat]
+                _record(out, u, r, s.slots, s.predictions, s.points, s.history, penalties, totals, p)
                 r += 1
             out.rounds_played[u] = r
+
+
+@njit(cache=True, inline="always")
+def _record(out: Out, u: int, r: int, sl: np.ndarray, predictions: np.ndarray, points: np.ndarray,
+            history: np.ndarray, penalties: np.ndarray, totals: np.ndarray, p: Params) -> None:  # fmt: skip
+    """Round ``r`` of unit ``u`` into ``out``, its penalties (``state.scores_arrays``) added to the game's
+    ``totals``."""
+    scores_arrays(predictions, points, history, sl[TRICK], p.exact_bonus, p.zero_bonus, penalties)
+    out.first_hands[u, r], out.trump_cards[u, r] = sl[FIRST_HAND], sl[TRUMP_CARD]
+    for seat in range(PLAYERS):
+        out.predictions[u, r, seat], out.points[u, r, seat] = predictions[seat], points[seat]
+        out.penalties[u, r, seat] = penalties[seat]
+        totals[seat] += penalties[seat]
 
 
 @njit(parallel=True, nogil=True, cache=True)  # nogil: the runner writes the last chunk meanwhile
@@ -144,12 +204,14 @@ def simulate_games(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, us
     checks), or uint64[units, audit.SLOTS] for ``--check``: with built-in bots only, the fast loop checks every
     step against the unit's row (``state.audit_card``); with a strong or numba bot, ``run_checked`` steps and
     checks the whole round (``state.check``). Column ``audit.STEPS`` counts the steps checked. ``work_item``:
-    ``play_block`` as a first-class function (``Game.simulate``). ``bots``: float64[seatings * players, 5], the
-    bot tables of one or more seatings one under the other (``Game.run_rotations``); unit u of seating k is
-    ``out[k * count + u]``."""
+    ``builtin_block``, ``random_block`` or ``asking_block`` as a first-class function (``Game.simulate``), given a
+    ``scratch`` of its own. ``bots``: float64[seatings * players, 5], the bot tables of one or more seatings one
+    under the other (``Game.run_rotations``); unit u of seating k is ``out[k * count + u]``."""
     count = out.rounds_played.shape[0] // (bots.shape[0] // PLAYERS)
     for block in prange((count + BLOCK - 1) // BLOCK):
-        work_item(Work(work.seed, work.start, work.games, np.uint64(block)), p, bots, strong_bots, users, checks, out)
+        # scratch: a call, as numba hoists no call out of a parallel loop (so each item has its own)
+        work_item(scratch(p), Work(work.seed, work.start, work.games, np.uint64(block)), p, bots, strong_bots, users,
+                  checks, out)  # fmt: skip
 
 
 # --- what a Python bot is given ------------------------------------------------------------------------------

@@ -148,5 +148,9 @@ def game_over(totals: np.ndarray, rounds_played: int, game_rounds: int, max_tieb
         return False
     if rounds_played >= game_rounds + max_tiebreak_rounds:
         return True
-    low = totals.min()
-    return (totals == low).sum() == 1
+    low, ties = totals[0], 0  # a loop: the batch loops count no references (``totals.min()`` would)
+    for total in totals:
+        if total < low:
+            low, ties = total, 0
+        ties += total == low
+    return ties == 1

@@ -102,10 +102,14 @@ class ExactTricksGame(Game, abstract=True):
 
     state_module = st
     play_module = play
-    play_blocks = (play.play_block, play.play_block)
+    play_blocks = (play.builtin_block, play.asking_block)
+    random_block = play.random_block  # its random lineups compile the random bot alone
     builtin_module = builtin
     strong_module = strong
     state_type = st.State
+
+    def scratch(self, params: st.Params) -> tuple:
+        return (play.scratch(params),)
 
     def deal(self, rules: ExactTricksRules, seed: int, unit: int, sub: int, dealer: int, in_game: bool) -> st.State:
         """Round ``sub`` of unit ``unit``: cards and any fixed trump from the schedule in games (B3, B10, F7), else

@@ -30,6 +30,7 @@ from cardsim.games.exact_tricks.state import (
     audit_deal,
     bot_stream,
     check,
+    deal,
     deal_arrays,
     new_state,
     observe,
@@ -86,32 +87,61 @@ def simulate_games(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, us
     """Units ``work.start ..`` of seed ``work.seed`` in parallel, each a game of ``len(p.schedule)`` rounds (round
     r deals p.schedule[r] cards, or a drawn number: ``state.deal``; stream (seed, unit, r)). A single round is a
     one-round schedule. ``strong_bots``, ``users``: see ``ask``. ``checks``: None, or int64[units] that counts the
-    steps checked (``run_checked``; none compiled for None). ``work_item``: ``play_block`` as a first-class function
-    (``Game.simulate``). ``bots``: float64[seatings * players, 5], the bot tables of one or more seatings one under
-    the other (``Game.run_rotations``); unit u of seating k is ``out[k * count + u]``."""
+    steps checked (``run_checked``; none compiled for None). ``work_item``: ``builtin_block``, ``random_block`` or
+    ``asking_block`` as a first-class function (``Game.simulate``), given a ``scratch`` of its own. ``bots``:
+    float64[seatings * players, 5], the bot tables of one or more seatings one under the other
+    (``Game.run_rotations``); unit u of seating k is ``out[k * count + u]``."""
     count = out.dealers.shape[0] // (bots.shape[0] // p.players)
     for block in prange((count + BLOCK - 1) // BLOCK):
-        work_item(Work(work.seed, work.start, work.games, np.uint64(block)), p, bots, strong_bots, users, checks, out)
+        # scratch: a call, as numba hoists no call out of a parallel loop (so each item has its own)
+        work_item(scratch(p), Work(work.seed, work.start, work.games, np.uint64(block)), p, bots, strong_bots, users,
+                  checks, out)  # fmt: skip
+
+
+class Scratch(NamedTuple):
+    """What a work item plays on, allocated by ``simulate_games`` for it (``Game.scratch``): the built-in loops then
+    allocate nothing and count no references (``_nrt=False``)."""
+
+    state: State
+    streams: np.ndarray  # uint64[players + 1, 4]: the deal's streams right after it (``redeal``)
 
 
 @njit(cache=True)
-def play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
-               checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
-    """The units of one work item of ``simulate_games`` (each a game of the schedule: ``work.games`` is always
-    true) in every seating of ``bots`` (see ``simulate_games``; a single round is dealt once and dealt again by
-    ``redeal`` for the other seatings), called through its address (``Game.simulate``: its code is not linked into
-    the kernel and optimised again), on one State unpacked once (see ``state.step``; a prange body of its own
-    would lose the writes into tuple fields). numba prunes the branches of the lineup's types: one function for
-    every lineup."""
+def scratch(p: Params) -> Scratch:
+    """A work item's ``Scratch``."""
+    return Scratch(new_state(p.players), np.zeros((p.players + 1, 4), np.uint64))
+
+
+@njit(cache=True, _nrt=False)
+def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
+                  checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+    """The units of one work item of ``simulate_games`` (which calls it through its address: its code is not
+    linked into the kernel and optimised again) for a lineup of built-in bots (``_play_units``)."""
+    _play_units(scratch, work, p, bots, checks, out, builtin.ANY_LINEUP)
+
+
+@njit(cache=True, _nrt=False)
+def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
+                 checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+    """``builtin_block`` for a lineup of random bots only (``Game.random_block``): its loops read no bot table
+    (``builtin.run_inline``)."""
+    _play_units(scratch, work, p, bots, checks, out, builtin.RANDOM_LINEUP)
+
+
+@njit(cache=True, inline="always")
+def _play_units(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, checks: np.ndarray | None, out: Out,
+                random_lineup: bool) -> None:  # fmt: skip
+    """The units of ``work`` (each a game of the schedule: ``work.games`` is always true) in every seating of
+    ``bots`` (see ``simulate_games``; a single round is dealt once and dealt again by ``redeal`` for the other
+    seatings), on one State unpacked once (see ``state.step``). ``random_lineup``: a constant numba prunes as it
+    compiles each block."""
     seed, start, _, block = work
-    dealers, turned, trumps, bids, tricks, points = out
+    s, streams = scratch
+    slots, hands, dealt, bid, won, log, rng, _ = s
     players = p.players
     seatings = bots.shape[0] // players
-    count = dealers.shape[0] // seatings
-    s = new_state(players)
-    slots, hands, dealt, bid, won, log, rng, _ = s
-    streams = rng.copy()  # the deal's streams right after it (``redeal``)
-    rounds, fixed, coefficients = p.schedule.shape[0], p.fixed_trumps, scoring(p)
+    count = out.dealers.shape[0] // seatings
+    rounds, fixed = p.schedule.shape[0], p.fixed_trumps
     once = seatings > 1 and rounds == 1  # single rounds: dealt once for every seating
     for g in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
         for seating in range(seatings):
@@ -121,26 +151,52 @@ def play_block(work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users:
                 if seating > 0 and once:
                     redeal(slots, hands, dealt, bid, won, rng, streams, fixed[r])
                 else:
-                    dealer = round_dealer(dealers[u, 0], r, players)  # B2: the deal rotates (once a round)
-                    deal_arrays(slots, hands, dealt, bid, won, rng, p, seed, start + g, r, dealer)
+                    deal_arrays(slots, hands, dealt, bid, won, rng, p, seed, start + g, r,
+                                round_dealer(out.dealers[u, 0], r, players))  # fmt: skip
                     if once:
                         copy_rows(streams, rng, rng.shape[0])
-                if strong_bots is None and users is None and checks is not None:
+                if checks is not None:
                     row = checks[u]  # one view (each costs atomic reference counts)
                     audit_deal(row, dealt, slots[CARDS], slots[TURNED])
-                    builtin.run_builtin(slots, hands, bid, won, log, rng, seats, row)
+                    builtin.run_inline(slots, hands, bid, won, log, rng, seats, row, random_lineup)
                     if audit.end(row, players, players * slots[CARDS]):
                         raise BotFailure("a round broke an invariant (--check)")
-                elif checks is not None:
+                else:
+                    builtin.run_inline(slots, hands, bid, won, log, rng, seats, None, random_lineup)
+                _record(out, u, r, slots, bid, won, p)
+
+
+@njit(cache=True)
+def asking_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: Any, users: tuple | None,
+                 checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
+    """``builtin_block`` for a lineup with a strong or numba bot, each round through ``run`` (or ``run_checked``):
+    a function of its own (``Game.play_blocks``), so that a strong lineup does not compile the built-in loops.
+    Each seating deals its own round."""
+    seed, start, _, block = work
+    s = scratch.state
+    players = p.players
+    seatings = bots.shape[0] // players
+    count = out.dealers.shape[0] // seatings
+    for g in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
+        for seating in range(seatings):
+            table, u = bots[seating * players : (seating + 1) * players], seating * count + g
+            for r in range(p.schedule.shape[0]):
+                deal(s, p, seed, start + g, r, round_dealer(out.dealers[u, 0], r, players))
+                if checks is not None:
                     checks[u, audit.STEPS] += np.uint64(run_checked(s, p, table, strong_bots, users))
-                elif strong_bots is None and users is None:
-                    builtin.run_builtin(slots, hands, bid, won, log, rng, seats, None)  # ``run`` without asked seats
                 else:
                     run(s, p, table, strong_bots, users)
-                dealers[u, r], turned[u, r], trumps[u, r] = slots[DEALER], slots[TURNED], slots[TRUMP_SUIT]
-                for seat in range(players):
-                    bids[u, r, seat], tricks[u, r, seat] = bid[seat], won[seat]
-                    points[u, r, seat] = score(coefficients, bid[seat], won[seat])
+                _record(out, u, r, s.slots, s.bids, s.won, p)
+
+
+@njit(cache=True, inline="always")
+def _record(out: Out, u: int, r: int, slots: np.ndarray, bid: np.ndarray, won: np.ndarray, p: Params) -> None:
+    """Round ``r`` of unit ``u`` into ``out``, scored (``rules.score``)."""
+    out.dealers[u, r], out.turned[u, r], out.trumps[u, r] = slots[DEALER], slots[TURNED], slots[TRUMP_SUIT]
+    coefficients = scoring(p)
+    for seat in range(p.players):
+        out.bids[u, r, seat], out.tricks[u, r, seat] = bid[seat], won[seat]
+        out.scores[u, r, seat] = score(coefficients, bid[seat], won[seat])
 
 
 # --- the bot protocol ---------------------------------------------------------
