@@ -317,26 +317,62 @@ def play_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.
     ``audit``: None, or the ``state.audit_card`` count that checks every step (``--check``). ``random_lineup``:
     ``RANDOM_LINEUP`` (the random bot at every seat: no bot table read) or ``ANY_LINEUP``, a constant numba
     prunes as it compiles."""
-    trump = sl[TRUMP]
-    zero, none = np.int64(0), np.int64(-1)  # not literals: the callees would compile for them too (issue 14)
-    t, i, leader, led, top_key, top_trump, winner, won = zero, zero, sl[LEADER], none, none, none, sl[LEADER], zero
+    trump, trick = sl[TRUMP], first_trick(sl)
     broken = load(audit)[0]  # Differenzler keeps no running count (its points are checked at the end)
     for _ in range(TRICKS * PLAYERS):
-        seat = (leader + i) % PLAYERS
-        legal = legal_mask(hands[seat], led, trump, top_trump)
-        bot = RANDOM if random_lineup else int(bots[seat, 0])
-        card = play(bot, rng, 1 + seat, legal, led, top_key, i, trump, points[seat], predictions[seat])
-        if errors.REFUSE_ILLEGAL_CARDS and not legal >> np.uint64(card) & np.uint64(1):
-            _illegal(seat)
-        t, i, leader, led, top_key, top_trump, winner, won = step(card, trump, hands, history, points, t, i, leader,
-                                                                  led, top_key, top_trump, winner, won)  # fmt: skip
+        seat, card, trick = fast_card(trump, hands, history, points, predictions, rng, bots, random_lineup, trick)
         if audit is not None:
             broken = audit_card(audit, hands, seat, card, broken)
     if audit is not None:
         broken = audit_points(points, broken)
-    store(audit, broken, zero)
-    sl[TRICK], sl[POS], sl[LEADER], sl[LED], sl[TOP_KEY], sl[TOP_TRUMP], sl[WINNER], sl[WON] = (
-        t, i, leader, led, top_key, top_trump, winner, won)  # fmt: skip
+    store(audit, broken, np.int64(0))
+    store_trick(sl, trick)
+
+
+@njit(cache=True, inline="always")
+def store_trick(sl: np.ndarray, trick: tuple) -> None:
+    """The trick's registers (see ``first_trick``) back into the slots."""
+    sl[TRICK], sl[POS], sl[LEADER], sl[LED], sl[TOP_KEY], sl[TOP_TRUMP], sl[WINNER], sl[WON] = trick
+
+
+@njit(cache=True, inline="always")
+def first_trick(sl: np.ndarray) -> tuple:
+    """The trick's registers before the first card (``state.step``'s t, i, leader, led, top_key, top_trump, winner,
+    won)."""
+    zero, none = np.int64(0), np.int64(-1)  # not literals: the callees would compile for them too (issue 14)
+    return zero, zero, sl[LEADER], none, none, none, sl[LEADER], zero
+
+
+@njit(cache=True, inline="always")
+def fast_card(trump: int, hands: np.ndarray, history: np.ndarray, points: np.ndarray, predictions: np.ndarray,
+              rng: np.ndarray, bots: np.ndarray, random_lineup: bool, trick: tuple) -> tuple:  # fmt: skip
+    """One card of ``play_all``: the seat to move (its bot from ``bots``, or random) plays it through ``state.step``
+    on the trick's registers ``trick`` (see ``first_trick``); returns (seat, card, the registers after it). A
+    built-in bot's illegal card is refused (RULES D2)."""
+    t, i, leader, led, top_key, top_trump, winner, won = trick
+    seat = (leader + i) % PLAYERS
+    legal = legal_mask(hands[seat], led, trump, top_trump)
+    bot = RANDOM if random_lineup else int(bots[seat, 0])
+    card = play(bot, rng, 1 + seat, legal, led, top_key, i, trump, points[seat], predictions[seat])
+    if errors.REFUSE_ILLEGAL_CARDS and not legal >> np.uint64(card) & np.uint64(1):
+        _illegal(seat)
+    return seat, card, step(card, trump, hands, history, points, t, i, leader, led, top_key, top_trump, winner, won)
+
+
+@njit(cache=True, inline="always")
+def run_pair(a: State, b: State, bots: np.ndarray, random_lineup: bool) -> None:
+    """``run_all`` (unchecked) of two dealt rounds at once: the predictions of each, then their cards in turn, one
+    of ``a`` and one of ``b`` (``fast_card``): the two rounds' chains of dependent steps overlap in the CPU. Each
+    round draws from its own streams, so both end as ``run_all`` would leave them."""
+    predict_on(a.slots, a.hands, a.predictions, a.rng, bots, False, None, random_lineup)
+    predict_on(b.slots, b.hands, b.predictions, b.rng, bots, False, None, random_lineup)
+    ta, tb = a.slots[TRUMP], b.slots[TRUMP]
+    trick_a, trick_b = first_trick(a.slots), first_trick(b.slots)
+    for _ in range(TRICKS * PLAYERS):
+        _, _, trick_a = fast_card(ta, a.hands, a.history, a.points, a.predictions, a.rng, bots, random_lineup, trick_a)
+        _, _, trick_b = fast_card(tb, b.hands, b.history, b.points, b.predictions, b.rng, bots, random_lineup, trick_b)
+    store_trick(a.slots, trick_a)
+    store_trick(b.slots, trick_b)
 
 
 @njit(cache=True, inline="always")
