@@ -42,6 +42,7 @@ from cardsim.games.exact_tricks.state import (
     N_BIDS,
     N_PLAYED,
     PHASE,
+    PLAYERS,
     POS,
     TOP_KEY,
     TRUMP_SUIT,
@@ -535,47 +536,101 @@ def run_inline(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndarr
     """``run_builtin``, inlined where a batch loop that counts no references calls it (``play.random_block``:
     a call passes the State's arrays as some 50 machine words). ``random_lineup``: ``RANDOM_LINEUP`` (the random
     bot at every seat: no bot table read) or ``ANY_LINEUP``, a constant numba prunes as it compiles."""
-    players = hands.shape[0]
-    bots, stops, game = seats
-    pm1 = game.plus_minus_one
+    stops = seats.stops
     while True:
         seat = slots[MOVER]
         if seat < 0 or (stops >> seat) & 1:
             return seat
-        if slots[PHASE] == BID:
-            n_bids, total = slots[N_BIDS], slots[BID_TOTAL]
-            trump, cards = slots[TRUMP_SUIT], slots[CARDS]
-            while n_bids < players and not (stops >> seat) & 1:
-                no = refused_bid(total, cards, n_bids == players - 1, pm1)
-                b = bid(RANDOM if random_lineup else int(bots[seat, 0]), rng, 1 + seat, hands[seat], trump, players,
-                        cards, n_bids, no, game)  # fmt: skip
-                bidder = seat
-                ok, seat, n_bids, total = make_bid(bids, cards, pm1, seat, n_bids, total, b)
-                if not ok:
-                    raise BotFailure("a built-in bot chose an illegal bid")
-                if checks is not None:
-                    audit_bid(checks, bids, bidder, cards)
-            store_bids(slots, players, seat, n_bids, total)
-        elif slots[PHASE] == CARD:
-            seat, pos, led, decided, top_key, winner, n_played, trick = load_trick(slots)
-            trump, cards = slots[TRUMP_SUIT], slots[CARDS]
-            broken, taken = audit.load(checks)
-            seen = seen_cards(slots[TURNED], log, n_played)
-            while seat >= 0 and not (stops >> seat) & 1:
-                legal = legal_mask(hands[seat], led)
-                card = play(RANDOM if random_lineup else int(bots[seat, 0]), rng, 1 + seat, hands[seat], legal, seen,
-                            led, top_key, pos, players, trump, bids[seat] - won[seat], game)  # fmt: skip
-                if errors.REFUSE_ILLEGAL_CARDS and not (legal >> np.uint64(card)) & np.uint64(1):
-                    raise BotFailure("a built-in bot chose an illegal card")
-                seen |= bit(card)
-                player = seat
-                seat, pos, led, decided, top_key, winner, n_played, trick = play_card(
-                    hands, won, log, trump, cards, seat, pos, led, decided, top_key, winner, n_played, trick, card
-                )
-                if checks is not None:
-                    broken = audit_card(checks, hands, won, player, card, pos, trick, broken)
-            audit.store(checks, broken, taken)
-            store_trick(slots, players, seat, pos, led, decided, top_key, winner, n_played, trick)
-        elif not step(slots, hands, bids, won, log, pm1, choose_trump(RANDOM if random_lineup else int(bots[seat, 0]),
-                                                                      rng, 1 + seat, hands[seat], players, game)):
-            raise BotFailure("a built-in bot chose an illegal trump")  # (TRUMP: bids and cards are played above)
+        if slots[PHASE] != CARD:
+            decide_on(slots, hands, bids, won, log, rng, seats, checks, random_lineup)
+            continue
+        trick = load_trick(slots)
+        trump, cards = slots[TRUMP_SUIT], slots[CARDS]
+        broken, taken = audit.load(checks)
+        seen = seen_cards(slots[TURNED], log, trick[6])
+        while trick[0] >= 0 and not (stops >> trick[0]) & 1:
+            player, card, seen, trick = fast_card(hands, bids, won, log, rng, seats, trump, cards, seen, random_lineup,
+                                                  trick)  # fmt: skip
+            if checks is not None:
+                broken = audit_card(checks, hands, won, player, card, trick[1], trick[7], broken)
+        audit.store(checks, broken, taken)
+        store_registers(slots, trick)
+
+
+@njit(cache=True, inline="always")
+def decide_on(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndarray | None, random_lineup: bool
+              ) -> None:  # fmt: skip
+    """The dealer's trump (B4) or the bids (B5) from the state on, in registers (``state.make_bid``), until a seat
+    of ``seats.stops`` is to bid or the bids are made; see ``run_inline``."""
+    players = hands.shape[0]
+    bots, stops, game = seats
+    pm1 = game.plus_minus_one
+    seat = slots[MOVER]
+    if slots[PHASE] == BID:
+        n_bids, total = slots[N_BIDS], slots[BID_TOTAL]
+        trump, cards = slots[TRUMP_SUIT], slots[CARDS]
+        while n_bids < players and not (stops >> seat) & 1:
+            no = refused_bid(total, cards, n_bids == players - 1, pm1)
+            b = bid(RANDOM if random_lineup else int(bots[seat, 0]), rng, 1 + seat, hands[seat], trump, players,
+                    cards, n_bids, no, game)  # fmt: skip
+            bidder = seat
+            ok, seat, n_bids, total = make_bid(bids, cards, pm1, seat, n_bids, total, b)
+            if not ok:
+                raise BotFailure("a built-in bot chose an illegal bid")
+            if checks is not None:
+                audit_bid(checks, bids, bidder, cards)
+        store_bids(slots, players, seat, n_bids, total)
+    elif not step(slots, hands, bids, won, log, pm1, choose_trump(RANDOM if random_lineup else int(bots[seat, 0]),
+                                                                  rng, 1 + seat, hands[seat], players, game)):
+        raise BotFailure("a built-in bot chose an illegal trump")
+
+
+@njit(cache=True, inline="always")
+def fast_card(hands, bids, won, log, rng, seats: Seats, trump: int, cards: int, seen: np.uint64,
+              random_lineup: bool, trick: tuple) -> tuple:  # fmt: skip
+    """One card of the card phase: the seat to move (``trick[0]``; its bot from ``seats``, or random) plays it
+    through ``state.play_card`` on the card phase's registers ``trick`` (``state.load_trick``); returns (the seat
+    that played, the card, the cards seen since, the registers after it). A built-in bot's illegal card is refused
+    (RULES D2)."""
+    seat, pos, led, decided, top_key, winner, n_played, tricks = trick
+    legal = legal_mask(hands[seat], led)
+    card = play(RANDOM if random_lineup else int(seats.bots[seat, 0]), rng, 1 + seat, hands[seat], legal, seen, led,
+                top_key, pos, hands.shape[0], trump, bids[seat] - won[seat], seats.game)  # fmt: skip
+    if errors.REFUSE_ILLEGAL_CARDS and not (legal >> np.uint64(card)) & np.uint64(1):
+        raise BotFailure("a built-in bot chose an illegal card")
+    return seat, card, seen | bit(card), play_card(hands, won, log, trump, cards, seat, pos, led, decided, top_key,
+                                                   winner, n_played, tricks, card)
+
+
+@njit(cache=True, inline="always")
+def run_pair(a: State, b: State, seats: Seats, random_lineup: bool) -> None:
+    """``run_inline`` (no stops, unchecked) of two dealt rounds at once: the trump and bids of each, then their
+    cards in turn, one of ``a`` and one of ``b`` (``fast_card``), while both have cards left: the two rounds'
+    chains of dependent steps overlap in the CPU. Each round draws from its own streams, so both end as
+    ``run_inline`` would leave them."""
+    for s in (a, b):
+        while s.slots[PHASE] != CARD and s.slots[MOVER] >= 0:
+            decide_on(s.slots, s.hands, s.bids, s.won, s.log, s.rng, seats, None, random_lineup)
+    trick_a, trick_b = load_trick(a.slots), load_trick(b.slots)
+    trump_a, cards_a, trump_b, cards_b = a.slots[TRUMP_SUIT], a.slots[CARDS], b.slots[TRUMP_SUIT], b.slots[CARDS]
+    seen_a, seen_b = seen_cards(a.slots[TURNED], a.log, 0), seen_cards(b.slots[TURNED], b.log, 0)
+    while trick_a[0] >= 0 and trick_b[0] >= 0:
+        _, _, seen_a, trick_a = fast_card(a.hands, a.bids, a.won, a.log, a.rng, seats, trump_a, cards_a, seen_a,
+                                          random_lineup, trick_a)  # fmt: skip
+        _, _, seen_b, trick_b = fast_card(b.hands, b.bids, b.won, b.log, b.rng, seats, trump_b, cards_b, seen_b,
+                                          random_lineup, trick_b)  # fmt: skip
+    while trick_a[0] >= 0:
+        _, _, seen_a, trick_a = fast_card(a.hands, a.bids, a.won, a.log, a.rng, seats, trump_a, cards_a, seen_a,
+                                          random_lineup, trick_a)  # fmt: skip
+    while trick_b[0] >= 0:
+        _, _, seen_b, trick_b = fast_card(b.hands, b.bids, b.won, b.log, b.rng, seats, trump_b, cards_b, seen_b,
+                                          random_lineup, trick_b)  # fmt: skip
+    store_registers(a.slots, trick_a)
+    store_registers(b.slots, trick_b)
+
+
+@njit(cache=True, inline="always")
+def store_registers(slots: np.ndarray, trick: tuple) -> None:
+    """``state.store_trick`` of the card phase's registers as ``state.load_trick`` gives them."""
+    seat, pos, led, decided, top_key, winner, n_played, tricks = trick
+    store_trick(slots, slots[PLAYERS], seat, pos, led, decided, top_key, winner, n_played, tricks)

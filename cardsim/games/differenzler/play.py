@@ -123,8 +123,8 @@ def _play_units(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, check
     """The units of ``work`` in every seating of ``bots`` (see ``simulate_games``): a single round is dealt once
     and dealt again by ``redeal`` for the other seatings. Deal, run and scores of the state machine in their
     array forms. A random lineup's unchecked single rounds are played two at a time, card by card in turn
-    (``builtin.run_pair``): a round is one chain of dependent steps, and two chains keep the CPU busier than one. ``random_lineup``: a
-    constant numba prunes as it compiles each block."""
+    (``builtin.run_pair``): a round is one chain of dependent steps, and two chains keep the CPU busier than one.
+    ``random_lineup``: a constant numba prunes as it compiles each block."""
     seed, start, games, block = work
     s, lane, totals, penalties, streams, lane_streams = scratch
     sl, hands, dealt, points, predictions, history, rng = s.slots, s.hands, s.dealt, s.points, s.predictions, \

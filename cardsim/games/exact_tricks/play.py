@@ -103,13 +103,16 @@ class Scratch(NamedTuple):
     allocate nothing and count no references (``_nrt=False``)."""
 
     state: State
+    lane: State  # the second round of a pair (``_play_units``)
     streams: np.ndarray  # uint64[players + 1, 4]: the deal's streams right after it (``redeal``)
+    lane_streams: np.ndarray  # the same for ``lane``
 
 
 @njit(cache=True)
 def scratch(p: Params) -> Scratch:
     """A work item's ``Scratch``."""
-    return Scratch(new_state(p.players), np.zeros((p.players + 1, 4), np.uint64))
+    return Scratch(new_state(p.players), new_state(p.players), np.zeros((p.players + 1, 4), np.uint64),
+                   np.zeros((p.players + 1, 4), np.uint64))  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -133,28 +136,33 @@ def _play_units(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, check
                 random_lineup: bool) -> None:  # fmt: skip
     """The units of ``work`` (each a game of the schedule: ``work.games`` is always true) in every seating of
     ``bots`` (see ``simulate_games``; a single round is dealt once and dealt again by ``redeal`` for the other
-    seatings), on one State unpacked once (see ``state.step``). ``random_lineup``: a constant numba prunes as it
-    compiles each block."""
+    seatings), on one State unpacked once (see ``state.step``). A random lineup's unchecked single rounds are
+    played two at a time, card by card in turn (``builtin.run_pair``): a round is one chain of dependent steps,
+    and two chains keep the CPU busier than one. ``random_lineup``: a constant numba prunes as it compiles each
+    block."""
     seed, start, _, block = work
-    s, streams = scratch
+    s, lane, streams, lane_streams = scratch
     slots, hands, dealt, bid, won, log, rng, _ = s
     players = p.players
     seatings = bots.shape[0] // players
     count = out.dealers.shape[0] // seatings
-    rounds, fixed = p.schedule.shape[0], p.fixed_trumps
+    rounds = p.schedule.shape[0]
     once = seatings > 1 and rounds == 1  # single rounds: dealt once for every seating
-    for g in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
+    end = min(count, (block + 1) * BLOCK)
+    lanes = 2 if random_lineup and rounds == 1 and checks is None else 1
+    for g in range(block * BLOCK, end, lanes):
         for seating in range(seatings):
             table, u = bots[seating * players : (seating + 1) * players], seating * count + g
             seats = builtin.Seats(table, np.int64(0), builtin.game_data(p))  # no stop: a batch seats compiled bots
+            if lanes == 2 and g + 1 < end:
+                _deal(s, streams, p, seed, start + g, 0, out.dealers[u, 0], seating > 0, once)
+                _deal(lane, lane_streams, p, seed, start + g + 1, 0, out.dealers[u + 1, 0], seating > 0, once)
+                builtin.run_pair(s, lane, seats, random_lineup)
+                _record(out, u, 0, slots, bid, won, p)
+                _record(out, u + 1, 0, lane.slots, lane.bids, lane.won, p)
+                continue
             for r in range(rounds):
-                if seating > 0 and once:
-                    redeal(slots, hands, dealt, bid, won, rng, streams, fixed[r])
-                else:
-                    deal_arrays(slots, hands, dealt, bid, won, rng, p, seed, start + g, r,
-                                round_dealer(out.dealers[u, 0], r, players))  # fmt: skip
-                    if once:
-                        copy_rows(streams, rng, rng.shape[0])
+                _deal(s, streams, p, seed, start + g, r, out.dealers[u, 0], seating > 0, once)
                 if checks is not None:
                     row = checks[u]  # one view (each costs atomic reference counts)
                     audit_deal(row, dealt, slots[CARDS], slots[TURNED])
@@ -164,6 +172,21 @@ def _play_units(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, check
                 else:
                     builtin.run_inline(slots, hands, bid, won, log, rng, seats, None, random_lineup)
                 _record(out, u, r, slots, bid, won, p)
+
+
+@njit(cache=True, inline="always")
+def _deal(s: State, streams: np.ndarray, p: Params, seed: np.uint64, unit: int, r: int, dealer: int, again: bool,
+          once: bool) -> None:  # fmt: skip
+    """Round ``r`` of ``unit`` dealt into ``s`` (``dealer``: round 0's in ``out``, see ``round_dealer``); with
+    ``once`` (a single round in several seatings) the deal's streams are kept in ``streams`` and a seating after
+    the first (``again``) starts the same round again (``redeal``)."""
+    if again and once:
+        redeal(s.slots, s.hands, s.dealt, s.bids, s.won, s.rng, streams, p.fixed_trumps[r])
+    else:
+        deal_arrays(s.slots, s.hands, s.dealt, s.bids, s.won, s.rng, p, seed, unit, r,
+                    round_dealer(dealer, r, p.players))  # fmt: skip
+        if once:
+            copy_rows(streams, s.rng, s.rng.shape[0])
 
 
 @njit(cache=True)
