@@ -76,7 +76,7 @@ from cardsim.lineup import FIRST_STRONG
 from cardsim.rng import below
 
 RANDOM, HEURISTIC, HEURISTIC_V1 = 0, 1, 2
-RANDOM_LINEUP, ANY_LINEUP = True, False  # the batch loop's compile-time choice (``play._play_units``)
+RANDOM_LINEUP, ANY_LINEUP = True, False  # the card loops' compile-time choice (``fast_card``)
 STRONG = FIRST_STRONG  # ids from here on are the strong bots of bots/differenzler_strong.py, which the drivers ask
 BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "heuristic_v1": HEURISTIC_V1}
 BOT_DOCS = {
@@ -310,17 +310,15 @@ def play_on(s: State, bots: np.ndarray, watch: int, checks: np.ndarray) -> int:
 
 @njit(cache=True, inline="always")
 def play_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.ndarray, predictions: np.ndarray,
-             rng: np.ndarray, bots: np.ndarray, audit: np.ndarray | None, random_lineup: bool) -> None:  # fmt: skip
+             rng: np.ndarray, bots: np.ndarray, audit: np.ndarray | None) -> None:  # fmt: skip
     """``play_on`` for a whole round (predictions made, no card played) that only random and heuristic bots play:
     a fixed trip count and no stops, which the batch kernel runs about a third faster. It takes the State's
     arrays (``sl`` its slots), not the State: each array passed costs the hot loop a reference count update.
-    ``audit``: None, or the ``state.audit_card`` count that checks every step (``--check``). ``random_lineup``:
-    ``RANDOM_LINEUP`` (the random bot at every seat: no bot table read) or ``ANY_LINEUP``, a constant numba
-    prunes as it compiles."""
+    ``audit``: None, or the ``state.audit_card`` count that checks every step (``--check``)."""
     trump, trick = sl[TRUMP], first_trick(sl)
     broken = load(audit)[0]  # Differenzler keeps no running count (its points are checked at the end)
     for _ in range(TRICKS * PLAYERS):
-        seat, card, trick = fast_card(trump, hands, history, points, predictions, rng, bots, random_lineup, trick)
+        seat, card, trick = fast_card(trump, hands, history, points, predictions, rng, bots, ANY_LINEUP, trick)
         if audit is not None:
             broken = audit_card(audit, hands, seat, card, broken)
     if audit is not None:
@@ -348,7 +346,8 @@ def fast_card(trump: int, hands: np.ndarray, history: np.ndarray, points: np.nda
               rng: np.ndarray, bots: np.ndarray, random_lineup: bool, trick: tuple) -> tuple:  # fmt: skip
     """One card of ``play_all``: the seat to move (its bot from ``bots``, or random) plays it through ``state.step``
     on the trick's registers ``trick`` (see ``first_trick``); returns (seat, card, the registers after it). A
-    built-in bot's illegal card is refused (RULES D2)."""
+    built-in bot's illegal card is refused (RULES D2). ``random_lineup``: ``RANDOM_LINEUP`` (the random bot at every
+    seat: no bot table read) or ``ANY_LINEUP``, a constant numba prunes as it compiles."""
     t, i, leader, led, top_key, top_trump, winner, won = trick
     seat = (leader + i) % PLAYERS
     legal = legal_mask(hands[seat], led, trump, top_trump)
@@ -360,17 +359,18 @@ def fast_card(trump: int, hands: np.ndarray, history: np.ndarray, points: np.nda
 
 
 @njit(cache=True, inline="always")
-def run_pair(a: State, b: State, bots: np.ndarray, random_lineup: bool) -> None:
-    """``run_all`` (unchecked) of two dealt rounds at once: the predictions of each, then their cards in turn, one
-    of ``a`` and one of ``b`` (``fast_card``): the two rounds' chains of dependent steps overlap in the CPU. Each
-    round draws from its own streams, so both end as ``run_all`` would leave them."""
-    predict_on(a.slots, a.hands, a.predictions, a.rng, bots, False, None, random_lineup)
-    predict_on(b.slots, b.hands, b.predictions, b.rng, bots, False, None, random_lineup)
+def run_pair(a: State, b: State, bots: np.ndarray) -> None:
+    """Two dealt rounds of random bots at once (``play.random_block``; ``bots`` their table): the predictions of
+    each, then their cards in turn, one of ``a`` and one of ``b`` (``fast_card``): the two rounds' chains of
+    dependent steps overlap in the CPU. Each round draws from its own streams, so both end as ``run_all`` would
+    leave them."""
+    predict_on(a.slots, a.hands, a.predictions, a.rng, bots, False, None, RANDOM_LINEUP)
+    predict_on(b.slots, b.hands, b.predictions, b.rng, bots, False, None, RANDOM_LINEUP)
     ta, tb = a.slots[TRUMP], b.slots[TRUMP]
     trick_a, trick_b = first_trick(a.slots), first_trick(b.slots)
     for _ in range(TRICKS * PLAYERS):
-        _, _, trick_a = fast_card(ta, a.hands, a.history, a.points, a.predictions, a.rng, bots, random_lineup, trick_a)
-        _, _, trick_b = fast_card(tb, b.hands, b.history, b.points, b.predictions, b.rng, bots, random_lineup, trick_b)
+        _, _, trick_a = fast_card(ta, a.hands, a.history, a.points, a.predictions, a.rng, bots, RANDOM_LINEUP, trick_a)
+        _, _, trick_b = fast_card(tb, b.hands, b.history, b.points, b.predictions, b.rng, bots, RANDOM_LINEUP, trick_b)
     store_trick(a.slots, trick_a)
     store_trick(b.slots, trick_b)
 
@@ -381,7 +381,7 @@ def predict_on(sl: np.ndarray, hands: np.ndarray, predictions: np.ndarray, rng: 
     """The remaining predictions in turn (A7) by random and heuristic bots, through ``state.predict_step`` with
     the counter in a register; on the State's arrays (``sl`` its slots). Returns the seat to predict whose bot is
     not one of these, or -1 when all have predicted (``stops`` False: the table holds only these bots).
-    ``audit``, ``random_lineup``: see ``play_all``."""
+    ``audit``: see ``play_all``; ``random_lineup``: see ``fast_card``."""
     first_hand, trump = sl[FIRST_HAND], sl[TRUMP]
     for n in range(sl[PREDICTED], PLAYERS):
         seat = (first_hand + n) % PLAYERS
@@ -399,12 +399,11 @@ def predict_on(sl: np.ndarray, hands: np.ndarray, predictions: np.ndarray, rng: 
 
 @njit(cache=True, inline="always")
 def run_all(sl: np.ndarray, hands: np.ndarray, history: np.ndarray, points: np.ndarray, predictions: np.ndarray,
-            rng: np.ndarray, bots: np.ndarray, audit: np.ndarray | None, random_lineup: bool) -> None:  # fmt: skip
+            rng: np.ndarray, bots: np.ndarray, audit: np.ndarray | None) -> None:  # fmt: skip
     """A dealt round played to the end by a table of random and heuristic bots only: ``predict_on`` then
-    ``play_all``, on the State's arrays (the batch kernel's hot path). ``audit``, ``random_lineup``: see
-    ``play_all``."""
-    predict_on(sl, hands, predictions, rng, bots, False, audit, random_lineup)
-    play_all(sl, hands, history, points, predictions, rng, bots, audit, random_lineup)
+    ``play_all``, on the State's arrays (the batch kernel's hot path). ``audit``: see ``play_all``."""
+    predict_on(sl, hands, predictions, rng, bots, False, audit, ANY_LINEUP)
+    play_all(sl, hands, history, points, predictions, rng, bots, audit)
 
 
 @njit(cache=True, inline="always")
@@ -417,7 +416,7 @@ def run(s: State, p: Params, bots: np.ndarray) -> int:
         return seat
     if sl[TRICK] == 0 and sl[POS] == 0 and not (_stops(int(bots[0, 0])) or _stops(int(bots[1, 0]))
                                                 or _stops(int(bots[2, 0])) or _stops(int(bots[3, 0]))):  # fmt: skip
-        play_all(sl, s.hands, s.history, s.points, s.predictions, s.rng, bots, None, ANY_LINEUP)
+        play_all(sl, s.hands, s.history, s.points, s.predictions, s.rng, bots, None)
         return -1
     return play_on(s, bots, -1, s.points)  # watch none: ``checks`` is not touched
 

@@ -65,7 +65,7 @@ from cardsim.lineup import FIRST_STRONG, Setting
 from cardsim.rng import below
 
 RANDOM, HEURISTIC, RULEBASED, HEURISTIC_V1 = 0, 1, 2, 3
-RANDOM_LINEUP, ANY_LINEUP = True, False  # the batch loop's compile-time choice (``play._play_units``)
+RANDOM_LINEUP, ANY_LINEUP = True, False  # the card loops' compile-time choice (``fast_card``)
 # the strong bots (bots.exact_tricks_strong); the _v1 ones play out and guess bids as heuristic_v1
 MC, ISMCTS, OMNISCIENT, MC_V1, ISMCTS_V1 = range(FIRST_STRONG, FIRST_STRONG + 5)
 BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "heuristic_v1": HEURISTIC_V1, "rulebased": RULEBASED,
@@ -439,10 +439,29 @@ def game_data(p: Params) -> GameData:
 
 
 @njit(cache=True, inline="always")
+def random_trump(rng: np.ndarray, stream: int) -> int:
+    """The random bot's trump suit (B4), uniform over the four."""
+    return below(rng, stream, 4)
+
+
+@njit(cache=True, inline="always")
+def random_bid(rng: np.ndarray, stream: int, cards: int, refused: int) -> int:
+    """The random bot's bid: uniform over 0..cards but ``refused`` (-1: none)."""
+    choice = below(rng, stream, cards if refused >= 0 else cards + 1)
+    return choice + 1 if 0 <= refused <= choice else choice
+
+
+@njit(cache=True, inline="always")
+def random_card(rng: np.ndarray, stream: int, legal: np.uint64) -> int:
+    """The random bot's card: uniform over ``legal``."""
+    return nth_card(legal, below(rng, stream, popcount(legal)))
+
+
+@njit(cache=True, inline="always")
 def choose_trump(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, players: int, game: GameData) -> int:
     """The dealer's trump suit 0..3 when a Wizard is turned up (B4)."""
     if bot == RANDOM:
-        return below(rng, stream, 4)
+        return random_trump(rng, stream)
     if bot == RULEBASED:
         return rulebased_trump(game.tables, hand, players)
     return heuristic_trump(hand)
@@ -455,8 +474,7 @@ def bid(
 ) -> int:  # fmt: skip
     """A bid 0..cards other than ``refused`` (-1: none refused) from bidding ``position`` (0 bids first), B5."""
     if bot == RANDOM:
-        choice = below(rng, stream, cards if refused >= 0 else cards + 1)
-        return choice + 1 if 0 <= refused <= choice else choice
+        return random_bid(rng, stream, cards, refused)
     if bot == RULEBASED:
         return rulebased_bid(game.tables, hand, trump, players, cards, refused)
     return bid_of_heuristic(bot == HEURISTIC_V1, game.tables, hand, trump, players, cards, position, refused)
@@ -468,7 +486,7 @@ def play(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, legal: np.uint
     """A card from ``legal``, the ``hand``'s legal cards (B6); ``seen``: the cards played this round and the
     turned card, ``top_key``: the best ``card_key`` in the trick so far, ``need``: bid - tricks won."""
     if bot == RANDOM:
-        return nth_card(legal, below(rng, stream, popcount(legal)))
+        return random_card(rng, stream, legal)
     if bot == RULEBASED:
         return rulebased_play(game.tables, legal, led, top_key, n_played, players, trump, need)
     return card_of_heuristic(bot == HEURISTIC_V1, game.deck, hand, legal, seen, led, top_key, n_played, players, trump,
@@ -527,29 +545,20 @@ def run_builtin(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndar
     counts no references (``_nrt=False``: it allocates nothing and calls no strong bot): numba's atomic reference
     counts of every array at each call cost random rounds a tenth of their time. ``checks``: None, or the unit's
     ``--check`` row (``cardsim.audit``; ``state.audit_bid``, ``state.audit_card``)."""
-    return run_inline(slots, hands, bids, won, log, rng, seats, checks, ANY_LINEUP)
-
-
-@njit(cache=True, inline="always")
-def run_inline(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndarray | None, random_lineup: bool
-               ) -> int:  # fmt: skip
-    """``run_builtin``, inlined where a batch loop that counts no references calls it (``play.random_block``:
-    a call passes the State's arrays as some 50 machine words). ``random_lineup``: ``RANDOM_LINEUP`` (the random
-    bot at every seat: no bot table read) or ``ANY_LINEUP``, a constant numba prunes as it compiles."""
     stops = seats.stops
     while True:
         seat = slots[MOVER]
         if seat < 0 or (stops >> seat) & 1:
             return seat
         if slots[PHASE] != CARD:
-            decide_on(slots, hands, bids, won, log, rng, seats, checks, random_lineup)
+            decide_on(slots, hands, bids, won, log, rng, seats, checks, ANY_LINEUP)
             continue
         trick = load_trick(slots)
         trump, cards = slots[TRUMP_SUIT], slots[CARDS]
         broken, taken = audit.load(checks)
         seen = seen_cards(slots[TURNED], log, trick[6])
         while trick[0] >= 0 and not (stops >> trick[0]) & 1:
-            player, card, seen, trick = fast_card(hands, bids, won, log, rng, seats, trump, cards, seen, random_lineup,
+            player, card, seen, trick = fast_card(hands, bids, won, log, rng, seats, trump, cards, seen, ANY_LINEUP,
                                                   trick)  # fmt: skip
             if checks is not None:
                 broken = audit_card(checks, hands, won, player, card, trick[1], trick[7], broken)
@@ -561,7 +570,7 @@ def run_inline(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndarr
 def decide_on(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndarray | None, random_lineup: bool
               ) -> None:  # fmt: skip
     """The dealer's trump (B4) or the bids (B5) from the state on, in registers (``state.make_bid``), until a seat
-    of ``seats.stops`` is to bid or the bids are made; see ``run_inline``."""
+    of ``seats.stops`` is to bid or the bids are made; see ``run_builtin``."""
     players = hands.shape[0]
     bots, stops, game = seats
     pm1 = game.plus_minus_one
@@ -571,8 +580,10 @@ def decide_on(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndarra
         trump, cards = slots[TRUMP_SUIT], slots[CARDS]
         while n_bids < players and not (stops >> seat) & 1:
             no = refused_bid(total, cards, n_bids == players - 1, pm1)
-            b = bid(RANDOM if random_lineup else int(bots[seat, 0]), rng, 1 + seat, hands[seat], trump, players,
-                    cards, n_bids, no, game)  # fmt: skip
+            if random_lineup:  # a constant: numba compiles no other bot's code here
+                b = random_bid(rng, 1 + seat, cards, no)
+            else:
+                b = bid(int(bots[seat, 0]), rng, 1 + seat, hands[seat], trump, players, cards, n_bids, no, game)
             bidder = seat
             ok, seat, n_bids, total = make_bid(bids, cards, pm1, seat, n_bids, total, b)
             if not ok:
@@ -580,8 +591,20 @@ def decide_on(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndarra
             if checks is not None:
                 audit_bid(checks, bids, bidder, cards)
         store_bids(slots, players, seat, n_bids, total)
-    elif not step(slots, hands, bids, won, log, pm1, choose_trump(RANDOM if random_lineup else int(bots[seat, 0]),
-                                                                  rng, 1 + seat, hands[seat], players, game)):
+    else:
+        name_trump(slots, hands, bids, won, log, rng, seats, random_lineup)
+
+
+@njit(cache=True, _nrt=False)
+def name_trump(slots, hands, bids, won, log, rng, seats: Seats, random_lineup: bool) -> None:
+    """B4: the dealer names the trump when a Wizard is turned (``decide_on``): a call, not inlined, as it is rare
+    and the state machine's ``step`` inlined into every loop that bids cost seconds of each cold compile."""
+    seat = slots[MOVER]
+    if random_lineup:
+        suit = random_trump(rng, 1 + seat)
+    else:
+        suit = choose_trump(int(seats.bots[seat, 0]), rng, 1 + seat, hands[seat], hands.shape[0], seats.game)
+    if not step(slots, hands, bids, won, log, seats.game.plus_minus_one, suit):
         raise BotFailure("a built-in bot chose an illegal trump")
 
 
@@ -594,8 +617,11 @@ def fast_card(hands, bids, won, log, rng, seats: Seats, trump: int, cards: int, 
     (RULES D2)."""
     seat, pos, led, decided, top_key, winner, n_played, tricks = trick
     legal = legal_mask(hands[seat], led)
-    card = play(RANDOM if random_lineup else int(seats.bots[seat, 0]), rng, 1 + seat, hands[seat], legal, seen, led,
-                top_key, pos, hands.shape[0], trump, bids[seat] - won[seat], seats.game)  # fmt: skip
+    if random_lineup:  # a constant: numba compiles no other bot's code here
+        card = random_card(rng, 1 + seat, legal)
+    else:
+        card = play(int(seats.bots[seat, 0]), rng, 1 + seat, hands[seat], legal, seen, led, top_key, pos,
+                    hands.shape[0], trump, bids[seat] - won[seat], seats.game)  # fmt: skip
     if errors.REFUSE_ILLEGAL_CARDS and not (legal >> np.uint64(card)) & np.uint64(1):
         raise BotFailure("a built-in bot chose an illegal card")
     return seat, card, seen | bit(card), play_card(hands, won, log, trump, cards, seat, pos, led, decided, top_key,
@@ -603,28 +629,24 @@ def fast_card(hands, bids, won, log, rng, seats: Seats, trump: int, cards: int, 
 
 
 @njit(cache=True, inline="always")
-def run_pair(a: State, b: State, seats: Seats, random_lineup: bool) -> None:
-    """``run_inline`` (no stops, unchecked) of two dealt rounds at once: the trump and bids of each, then their
-    cards in turn, one of ``a`` and one of ``b`` (``fast_card``), while both have cards left: the two rounds'
-    chains of dependent steps overlap in the CPU. Each round draws from its own streams, so both end as
-    ``run_inline`` would leave them."""
-    for s in (a, b):
-        while s.slots[PHASE] != CARD and s.slots[MOVER] >= 0:
-            decide_on(s.slots, s.hands, s.bids, s.won, s.log, s.rng, seats, None, random_lineup)
+def run_pair(a: State, b: State, seats: Seats) -> None:
+    """Two dealt rounds of random bots at once (``play.random_block``): the trump and bids of each, then their
+    cards in turn, one of ``a`` and one of ``b`` (``fast_card``): the two rounds' chains of dependent steps overlap
+    in the CPU. Each round draws from its own streams, so both end as ``run_builtin`` would leave them."""
+    while a.slots[PHASE] != CARD and a.slots[MOVER] >= 0:
+        decide_on(a.slots, a.hands, a.bids, a.won, a.log, a.rng, seats, None, RANDOM_LINEUP)
+    while b.slots[PHASE] != CARD and b.slots[MOVER] >= 0:
+        decide_on(b.slots, b.hands, b.bids, b.won, b.log, b.rng, seats, None, RANDOM_LINEUP)
     trick_a, trick_b = load_trick(a.slots), load_trick(b.slots)
     trump_a, cards_a, trump_b, cards_b = a.slots[TRUMP_SUIT], a.slots[CARDS], b.slots[TRUMP_SUIT], b.slots[CARDS]
     seen_a, seen_b = seen_cards(a.slots[TURNED], a.log, 0), seen_cards(b.slots[TURNED], b.log, 0)
-    while trick_a[0] >= 0 and trick_b[0] >= 0:
-        _, _, seen_a, trick_a = fast_card(a.hands, a.bids, a.won, a.log, a.rng, seats, trump_a, cards_a, seen_a,
-                                          random_lineup, trick_a)  # fmt: skip
-        _, _, seen_b, trick_b = fast_card(b.hands, b.bids, b.won, b.log, b.rng, seats, trump_b, cards_b, seen_b,
-                                          random_lineup, trick_b)  # fmt: skip
-    while trick_a[0] >= 0:
-        _, _, seen_a, trick_a = fast_card(a.hands, a.bids, a.won, a.log, a.rng, seats, trump_a, cards_a, seen_a,
-                                          random_lineup, trick_a)  # fmt: skip
-    while trick_b[0] >= 0:
-        _, _, seen_b, trick_b = fast_card(b.hands, b.bids, b.won, b.log, b.rng, seats, trump_b, cards_b, seen_b,
-                                          random_lineup, trick_b)  # fmt: skip
+    while trick_a[0] >= 0 or trick_b[0] >= 0:  # rounds of drawn sizes: the longer one ends alone
+        if trick_a[0] >= 0:
+            _, _, seen_a, trick_a = fast_card(a.hands, a.bids, a.won, a.log, a.rng, seats, trump_a, cards_a, seen_a,
+                                              RANDOM_LINEUP, trick_a)  # fmt: skip
+        if trick_b[0] >= 0:
+            _, _, seen_b, trick_b = fast_card(b.hands, b.bids, b.won, b.log, b.rng, seats, trump_b, cards_b, seen_b,
+                                              RANDOM_LINEUP, trick_b)  # fmt: skip
     store_registers(a.slots, trick_a)
     store_registers(b.slots, trick_b)
 

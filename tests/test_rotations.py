@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cardsim import runner
+from cardsim import runner, simulate
 from cardsim.errors import BotFailure, CardsimError
 from cardsim.games import get_game
 from cardsim.tournament import rotated
@@ -123,3 +123,33 @@ def test_strong_lineups_keep_a_kernel_call_per_seating(monkeypatch):
     monkeypatch.setattr(type(front), "run", lambda self, rules, lineup, *a: calls.append(lineup) or len(calls))
     assert list(front.run_rotations(rules, lineups, SEED, START, 10, False)) == [1, 2, 3, 4]
     assert calls == lineups
+
+
+@pytest.mark.parametrize("game", ["differenzler", "wizard", "ohhell", "callpartner"])
+def test_random_lineups_play_through_their_own_work_item(game, monkeypatch):
+    """``Game.work_item``: random bots only take the game's ``random_block``; Differenzler's and the exact-tricks
+    family's play single unchecked rounds in pairs only (``random_rounds_only``), so their whole games and
+    ``--check`` runs take ``builtin_block``; any other lineup of built-in bots takes ``builtin_block``. (The digests
+    cannot see a wrong choice: every work item plays the same rounds.)"""
+    seats = get_game(game).seats()
+    front, _, (random_lineup, *_) = seatings(game, ",".join(["random"] * seats))
+    _, _, (mixed, *_) = seatings(game, ",".join(["heuristic"] + ["random"] * (seats - 1)))
+    play = front.play_module
+
+    def chosen(table, single: bool, checked: bool):  # a kernel read through the instance is bound to it
+        block = front.work_item(table, False, single, checked)
+        return getattr(block, "__func__", block)
+
+    assert chosen(random_lineup.table, True, False) is play.random_block
+    assert chosen(mixed.table, True, False) is play.builtin_block
+    for single, checked in ((False, False), (True, True)):  # whole games; --check
+        expected = play.random_block if game == "callpartner" else play.builtin_block
+        assert chosen(random_lineup.table, single, checked) is expected
+    asked = []  # and the batches say what they play (the exact-tricks family plays rounds as one-round games)
+    work_item = type(front).work_item
+    monkeypatch.setattr(type(front), "work_item", lambda self, *args: asked.append(args[1:]) or work_item(self, *args))
+    simulate(game, "random", rounds=3, progress=False)
+    assert asked and set(asked) == {(False, True, False)}  # (asking, single rounds, checked)
+    asked.clear()
+    simulate(game, "random", games=1, progress=False)
+    assert asked and set(asked) == {(False, False, False)}

@@ -30,6 +30,7 @@ class BatchPart:
     play_blocks: ClassVar[tuple] = Required(
         "the batch kernel's work items: for built-in bots only, and with a strong or numba bot")
     random_block: ClassVar[Any] = None  # the work item for random bots only, where the game has one of its own
+    random_rounds_only: ClassVar[bool] = False  # it plays unchecked single rounds only (games, --check: play_blocks)
 
     @required
     def batch(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool, **options: Any
@@ -107,21 +108,31 @@ class BatchPart:
         return len(tables) // self.seats(rules)
 
     def simulate(self, rules: Any, lineup: Lineup, params: Any, seed: int, start: int, games: bool,
-                 checks: np.ndarray | None, out: tuple, tables: np.ndarray | None = None) -> None:  # fmt: skip
+                 checks: np.ndarray | None, out: tuple, tables: np.ndarray | None = None,
+                 single_rounds: bool | None = None) -> None:  # fmt: skip
         """The compiled batch kernel (``play.simulate_games``) over the units of ``out``, the game's tuple of result
         arrays: units ``start ..`` of ``seed``, single rounds or whole ``games``, played by ``lineup``, or by each
         seating of ``tables`` in turn (``seatings``; seating k's units at ``out[k * count + u]``). Each work item
         of its parallel loop is played by the game's ``play_blocks[asking]`` (asking: the lineup has a strong or
-        numba bot), or by its ``random_block`` for random bots only if it has one; called through its address
-        (``numba_bots.entry``)."""
+        numba bot), or by its ``random_block`` for random bots only if it has one (for unchecked single rounds only
+        where ``random_rounds_only``; ``single_rounds``: the units are single rounds, by default ``not games``);
+        called through its address (``numba_bots.entry``)."""
         table = lineup.table if tables is None else tables
         strong = self.strong_function(rules, table)
         args = (Work(np.uint64(seed), start, games, np.uint64(0)), params, table, strong, lineup.functions, checks,
                 out)  # fmt: skip
-        block = self.play_blocks[strong is not None or lineup.functions is not None]
-        if self.random_block is not None and (table[:, 0] == self.builtin_bots["random"]).all():
-            block = self.random_block
+        single = not games if single_rounds is None else single_rounds
+        block = self.work_item(table, strong is not None or lineup.functions is not None, single, checks is not None)
         self.play_module.simulate_games(*args, entry(block, *self.scratch(params), *args))
+
+    def work_item(self, table: np.ndarray, asking: bool, single_rounds: bool, checked: bool) -> Any:
+        """The work item that plays a lineup's units (``simulate``): ``play_blocks[asking]`` (asking: a strong or
+        numba bot), or ``random_block`` where the game has one and ``table`` seats random bots only, for unchecked
+        single rounds only where ``random_rounds_only``."""
+        served = not self.random_rounds_only or (single_rounds and not checked)
+        if self.random_block is not None and served and (table[:, 0] == self.builtin_bots["random"]).all():
+            return self.random_block
+        return self.play_blocks[asking]
 
     def scratch(self, params: Any) -> tuple:
         """What the game's batch kernel allocates for each work item and passes it first (``simulate``: these values

@@ -85,7 +85,7 @@ class Scratch(NamedTuple):
     reference count each way, about 70 ns of a random round's 500)."""
 
     state: State
-    lane: State  # the second round of a pair (``_play_units``)
+    lane: State  # the second round of a pair (``random_block``)
     totals: np.ndarray  # int64[players]: a game's totals
     penalties: np.ndarray  # int64[players]: a round's
     streams: np.ndarray  # uint64[players + 1, 4]: the deal's streams right after it (``redeal``)
@@ -104,48 +104,19 @@ def scratch(p: Params) -> Scratch:
 def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
                   checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """Units ``work.block * BLOCK ..`` of ``simulate_games``, which calls it through its address (``Game.simulate``:
-    its code is not linked into the kernel and optimised again), for a lineup of random and heuristic bots
-    (``_play_units``)."""
-    _play_units(scratch, work, p, bots, checks, out, builtin.ANY_LINEUP)
-
-
-@njit(cache=True, _nrt=False)
-def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
-                 checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
-    """``builtin_block`` for a lineup of random bots only (``Game.random_block``): its loops read no bot table
-    (``builtin.run_all``)."""
-    _play_units(scratch, work, p, bots, checks, out, builtin.RANDOM_LINEUP)
-
-
-@njit(cache=True, inline="always")
-def _play_units(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, checks: np.ndarray | None, out: Out,
-                random_lineup: bool) -> None:  # fmt: skip
-    """The units of ``work`` in every seating of ``bots`` (see ``simulate_games``): a single round is dealt once
-    and dealt again by ``redeal`` for the other seatings. Deal, run and scores of the state machine in their
-    array forms. A random lineup's unchecked single rounds are played two at a time, card by card in turn
-    (``builtin.run_pair``): a round is one chain of dependent steps, and two chains keep the CPU busier than one.
-    ``random_lineup``: a constant numba prunes as it compiles each block."""
+    its code is not linked into the kernel and optimised again), for a lineup of random and heuristic bots, in
+    every seating of ``bots`` (see ``simulate_games``): a single round is dealt once and dealt again by ``redeal``
+    for the other seatings. Deal, run and scores of the state machine in their array forms."""
     seed, start, games, block = work
-    s, lane, totals, penalties, streams, lane_streams = scratch
+    s, _, totals, penalties, streams, _ = scratch
     sl, hands, dealt, points, predictions, history, rng = s.slots, s.hands, s.dealt, s.points, s.predictions, \
         s.history, s.rng  # fmt: skip
     seatings = bots.shape[0] // PLAYERS
     once = seatings > 1 and not games  # single rounds: dealt once for every seating
     count = out.rounds_played.shape[0] // seatings
-    end = min(count, (block + 1) * BLOCK)
-    lanes = 2 if random_lineup and not games and checks is None else 1  # heuristic pairs: 9% slower (spills)
-    for g in range(block * BLOCK, end, lanes):
+    for g in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
         for seating in range(seatings):
             table, u = bots[seating * PLAYERS : (seating + 1) * PLAYERS], seating * count + g
-            if lanes == 2 and g + 1 < end:
-                _deal(s, streams, seed, start + g, np.int64(0), out.first_hands[u, 0], seating > 0, once)
-                _deal(lane, lane_streams, seed, start + g + 1, np.int64(0), out.first_hands[u + 1, 0], seating > 0,
-                      once)  # fmt: skip
-                builtin.run_pair(s, lane, table, random_lineup)
-                _record(out, u, 0, sl, predictions, points, history, penalties, totals, p)
-                _record(out, u + 1, 0, lane.slots, lane.predictions, lane.points, lane.history, penalties, totals, p)
-                out.rounds_played[u], out.rounds_played[u + 1] = 1, 1
-                continue
             for seat in range(PLAYERS):
                 totals[seat] = 0
             r = np.int64(0)
@@ -154,14 +125,38 @@ def _play_units(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, check
                 if checks is not None:
                     row = checks[u]
                     audit_deal(row, dealt)
-                    builtin.run_all(sl, hands, history, points, predictions, rng, table, row, random_lineup)
+                    builtin.run_all(sl, hands, history, points, predictions, rng, table, row)
                     if audit.end(row, PLAYERS, PLAYERS * TRICKS):
                         raise BotFailure("a differenzler round broke an invariant (--check)")
                 else:
-                    builtin.run_all(sl, hands, history, points, predictions, rng, table, None, random_lineup)
+                    builtin.run_all(sl, hands, history, points, predictions, rng, table, None)
                 _record(out, u, r, sl, predictions, points, history, penalties, totals, p)
                 r += 1
             out.rounds_played[u] = r
+
+
+@njit(cache=True, _nrt=False)
+def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
+                 checks: None, out: Out) -> None:  # fmt: skip
+    """``builtin_block`` for unchecked single rounds of random bots only (``Game.random_block``): two at a time,
+    card by card in turn (``builtin.run_pair``): a round is one chain of dependent steps, and two chains keep the
+    CPU busier than one. An odd last unit is played beside a copy of itself (the same round: the same results)."""
+    seed, start, _, block = work
+    s, lane, totals, penalties, streams, lane_streams = scratch
+    seatings = bots.shape[0] // PLAYERS
+    count = out.rounds_played.shape[0] // seatings
+    end = min(count, (block + 1) * BLOCK)
+    zero = np.int64(0)
+    for g in range(block * BLOCK, end, 2):
+        h = g + 1 if g + 1 < end else g
+        for seating in range(seatings):
+            table, u, v = bots[seating * PLAYERS : (seating + 1) * PLAYERS], seating * count + g, seating * count + h
+            _deal(s, streams, seed, start + g, zero, out.first_hands[u, 0], seating > 0, seatings > 1)
+            _deal(lane, lane_streams, seed, start + h, zero, out.first_hands[v, 0], seating > 0, seatings > 1)
+            builtin.run_pair(s, lane, table)
+            _record(out, u, zero, s.slots, s.predictions, s.points, s.history, penalties, totals, p)
+            _record(out, v, zero, lane.slots, lane.predictions, lane.points, lane.history, penalties, totals, p)
+            out.rounds_played[u], out.rounds_played[v] = 1, 1
 
 
 @njit(cache=True, inline="always")

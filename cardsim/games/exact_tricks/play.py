@@ -103,7 +103,7 @@ class Scratch(NamedTuple):
     allocate nothing and count no references (``_nrt=False``)."""
 
     state: State
-    lane: State  # the second round of a pair (``_play_units``)
+    lane: State  # the second round of a pair (``random_block``)
     streams: np.ndarray  # uint64[players + 1, 4]: the deal's streams right after it (``redeal``)
     lane_streams: np.ndarray  # the same for ``lane``
 
@@ -119,59 +119,57 @@ def scratch(p: Params) -> Scratch:
 def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
                   checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """The units of one work item of ``simulate_games`` (which calls it through its address: its code is not
-    linked into the kernel and optimised again) for a lineup of built-in bots (``_play_units``)."""
-    _play_units(scratch, work, p, bots, checks, out, builtin.ANY_LINEUP)
-
-
-@njit(cache=True, _nrt=False)
-def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
-                 checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
-    """``builtin_block`` for a lineup of random bots only (``Game.random_block``): its loops read no bot table
-    (``builtin.run_inline``)."""
-    _play_units(scratch, work, p, bots, checks, out, builtin.RANDOM_LINEUP)
-
-
-@njit(cache=True, inline="always")
-def _play_units(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, checks: np.ndarray | None, out: Out,
-                random_lineup: bool) -> None:  # fmt: skip
-    """The units of ``work`` (each a game of the schedule: ``work.games`` is always true) in every seating of
-    ``bots`` (see ``simulate_games``; a single round is dealt once and dealt again by ``redeal`` for the other
-    seatings), on one State unpacked once (see ``state.step``). A random lineup's unchecked single rounds are
-    played two at a time, card by card in turn (``builtin.run_pair``): a round is one chain of dependent steps,
-    and two chains keep the CPU busier than one. ``random_lineup``: a constant numba prunes as it compiles each
-    block."""
+    linked into the kernel and optimised again) for a lineup of built-in bots (each a game of the schedule:
+    ``work.games`` is always true), in every seating of ``bots`` (see ``simulate_games``; a single round is dealt
+    once and dealt again by ``redeal`` for the other seatings), on one State unpacked once (see ``state.step``)."""
     seed, start, _, block = work
-    s, lane, streams, lane_streams = scratch
+    s, _, streams, _ = scratch
     slots, hands, dealt, bid, won, log, rng, _ = s
     players = p.players
     seatings = bots.shape[0] // players
     count = out.dealers.shape[0] // seatings
     rounds = p.schedule.shape[0]
     once = seatings > 1 and rounds == 1  # single rounds: dealt once for every seating
-    end = min(count, (block + 1) * BLOCK)
-    lanes = 2 if random_lineup and rounds == 1 and checks is None else 1
-    for g in range(block * BLOCK, end, lanes):
+    for g in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
         for seating in range(seatings):
             table, u = bots[seating * players : (seating + 1) * players], seating * count + g
             seats = builtin.Seats(table, np.int64(0), builtin.game_data(p))  # no stop: a batch seats compiled bots
-            if lanes == 2 and g + 1 < end:
-                _deal(s, streams, p, seed, start + g, 0, out.dealers[u, 0], seating > 0, once)
-                _deal(lane, lane_streams, p, seed, start + g + 1, 0, out.dealers[u + 1, 0], seating > 0, once)
-                builtin.run_pair(s, lane, seats, random_lineup)
-                _record(out, u, 0, slots, bid, won, p)
-                _record(out, u + 1, 0, lane.slots, lane.bids, lane.won, p)
-                continue
             for r in range(rounds):
                 _deal(s, streams, p, seed, start + g, r, out.dealers[u, 0], seating > 0, once)
                 if checks is not None:
                     row = checks[u]  # one view (each costs atomic reference counts)
                     audit_deal(row, dealt, slots[CARDS], slots[TURNED])
-                    builtin.run_inline(slots, hands, bid, won, log, rng, seats, row, random_lineup)
+                    builtin.run_builtin(slots, hands, bid, won, log, rng, seats, row)
                     if audit.end(row, players, players * slots[CARDS]):
                         raise BotFailure("a round broke an invariant (--check)")
                 else:
-                    builtin.run_inline(slots, hands, bid, won, log, rng, seats, None, random_lineup)
+                    builtin.run_builtin(slots, hands, bid, won, log, rng, seats, None)
                 _record(out, u, r, slots, bid, won, p)
+
+
+@njit(cache=True, _nrt=False)
+def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
+                 checks: None, out: Out) -> None:  # fmt: skip
+    """``builtin_block`` for unchecked single rounds of random bots only (``Game.random_block``): two at a time,
+    card by card in turn (``builtin.run_pair``): a round is one chain of dependent steps, and two chains keep the
+    CPU busier than one. An odd last unit is played beside a copy of itself (the same round: the same results)."""
+    seed, start, _, block = work
+    s, lane, streams, lane_streams = scratch
+    players = p.players
+    seatings = bots.shape[0] // players
+    count = out.dealers.shape[0] // seatings
+    once = seatings > 1
+    end = min(count, (block + 1) * BLOCK)
+    for g in range(block * BLOCK, end, 2):
+        h = g + 1 if g + 1 < end else g
+        for seating in range(seatings):
+            table, u = bots[seating * players : (seating + 1) * players], seating * count + g
+            seats = builtin.Seats(table, np.int64(0), builtin.game_data(p))
+            _deal(s, streams, p, seed, start + g, 0, out.dealers[u, 0], seating > 0, once)
+            _deal(lane, lane_streams, p, seed, start + h, 0, out.dealers[u + h - g, 0], seating > 0, once)
+            builtin.run_pair(s, lane, seats)
+            _record(out, u, 0, s.slots, s.bids, s.won, p)
+            _record(out, u + h - g, 0, lane.slots, lane.bids, lane.won, p)
 
 
 @njit(cache=True, inline="always")
