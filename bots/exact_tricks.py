@@ -439,12 +439,6 @@ def game_data(p: Params) -> GameData:
 
 
 @njit(cache=True, inline="always")
-def random_trump(rng: np.ndarray, stream: int) -> int:
-    """The random bot's trump suit (B4), uniform over the four."""
-    return below(rng, stream, 4)
-
-
-@njit(cache=True, inline="always")
 def random_bid(rng: np.ndarray, stream: int, cards: int, refused: int) -> int:
     """The random bot's bid: uniform over 0..cards but ``refused`` (-1: none)."""
     choice = below(rng, stream, cards if refused >= 0 else cards + 1)
@@ -461,7 +455,7 @@ def random_card(rng: np.ndarray, stream: int, legal: np.uint64) -> int:
 def choose_trump(bot: int, rng: np.ndarray, stream: int, hand: np.uint64, players: int, game: GameData) -> int:
     """The dealer's trump suit 0..3 when a Wizard is turned up (B4)."""
     if bot == RANDOM:
-        return random_trump(rng, stream)
+        return below(rng, stream, 4)
     if bot == RULEBASED:
         return rulebased_trump(game.tables, hand, players)
     return heuristic_trump(hand)
@@ -591,20 +585,18 @@ def decide_on(slots, hands, bids, won, log, rng, seats: Seats, checks: np.ndarra
             if checks is not None:
                 audit_bid(checks, bids, bidder, cards)
         store_bids(slots, players, seat, n_bids, total)
-    else:
-        name_trump(slots, hands, bids, won, log, rng, seats, random_lineup)
+    else:  # typed, not a literal: name_trump compiles once
+        name_trump(slots, hands, bids, won, log, rng, game, np.int64(RANDOM) if random_lineup else int(bots[seat, 0]))
 
 
 @njit(cache=True, _nrt=False)
-def name_trump(slots, hands, bids, won, log, rng, seats: Seats, random_lineup: bool) -> None:
-    """B4: the dealer names the trump when a Wizard is turned (``decide_on``): a call, not inlined, as it is rare
-    and the state machine's ``step`` inlined into every loop that bids cost seconds of each cold compile."""
+def name_trump(slots, hands, bids, won, log, rng, game: GameData, bot: int) -> None:
+    """B4: built-in bot ``bot``, the dealer, names the trump when a Wizard is turned (``decide_on``): a call, not
+    inlined, as it is rare and the state machine's ``step`` inlined into every loop that bids cost seconds of each
+    cold compile."""
     seat = slots[MOVER]
-    if random_lineup:
-        suit = random_trump(rng, 1 + seat)
-    else:
-        suit = choose_trump(int(seats.bots[seat, 0]), rng, 1 + seat, hands[seat], hands.shape[0], seats.game)
-    if not step(slots, hands, bids, won, log, seats.game.plus_minus_one, suit):
+    suit = choose_trump(bot, rng, 1 + seat, hands[seat], hands.shape[0], game)
+    if not step(slots, hands, bids, won, log, game.plus_minus_one, suit):
         raise BotFailure("a built-in bot chose an illegal trump")
 
 

@@ -160,16 +160,17 @@ def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
     count = out.dealers.shape[0] // seatings
     once = seatings > 1
     end = min(count, (block + 1) * BLOCK)
+    zero = np.int64(0)  # not the literal 0: the deal would compile for Literal[int](0) too
     for g in range(block * BLOCK, end, 2):
         h = g + 1 if g + 1 < end else g
         for seating in range(seatings):
             table, u = bots[seating * players : (seating + 1) * players], seating * count + g
-            seats = builtin.Seats(table, np.int64(0), builtin.game_data(p))
-            _deal(s, streams, p, seed, start + g, 0, out.dealers[u, 0], seating > 0, once)
-            _deal(lane, lane_streams, p, seed, start + h, 0, out.dealers[u + h - g, 0], seating > 0, once)
+            seats = builtin.Seats(table, zero, builtin.game_data(p))
+            _deal(s, streams, p, seed, start + g, zero, out.dealers[u, 0], seating > 0, once)
+            _deal(lane, lane_streams, p, seed, start + h, zero, out.dealers[u + h - g, 0], seating > 0, once)
             builtin.run_pair(s, lane, seats)
-            _record(out, u, 0, s.slots, s.bids, s.won, p)
-            _record(out, u + h - g, 0, lane.slots, lane.bids, lane.won, p)
+            _record(out, u, zero, s.slots, s.bids, s.won, p)
+            _record(out, u + h - g, zero, lane.slots, lane.bids, lane.won, p)
 
 
 @njit(cache=True, inline="always")
