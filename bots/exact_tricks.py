@@ -604,9 +604,9 @@ def name_trump(slots, hands, bids, won, log, rng, game: GameData, bot: int) -> N
 def fast_card(hands, bids, won, log, rng, seats: Seats, trump: int, cards: int, seen: np.uint64,
               random_lineup: bool, trick: tuple) -> tuple:  # fmt: skip
     """One card of the card phase: the seat to move (``trick[0]``; its bot from ``seats``, or random) plays it
-    through ``state.play_card`` on the card phase's registers ``trick`` (``state.load_trick``); returns (the seat
-    that played, the card, the cards seen since, the registers after it). A built-in bot's illegal card is refused
-    (RULES D2)."""
+    through ``state.play_card`` on the card phase's registers ``trick`` (``state.load_trick``), noted in ``log``
+    (None: not noted); returns (the seat that played, the card, the cards seen since, the registers after it). A
+    built-in bot's illegal card is refused (RULES D2)."""
     seat, pos, led, decided, top_key, winner, n_played, tricks = trick
     legal = legal_mask(hands[seat], led)
     if random_lineup:  # a constant: numba compiles no other bot's code here
@@ -624,7 +624,8 @@ def fast_card(hands, bids, won, log, rng, seats: Seats, trump: int, cards: int, 
 def run_pair(a: State, b: State, seats: Seats) -> None:
     """Two dealt rounds of random bots at once (``play.random_block``): the trump and bids of each, then their
     cards in turn, one of ``a`` and one of ``b`` (``fast_card``): the two rounds' chains of dependent steps overlap
-    in the CPU. Each round draws from its own streams, so both end as ``run_builtin`` would leave them."""
+    in the CPU. Each round draws from its own streams, so both end as ``run_builtin`` would leave them, but for
+    the cards played: no one observes these rounds, so their logs are not kept (5% of Oh Hell's random rounds)."""
     while a.slots[PHASE] != CARD and a.slots[MOVER] >= 0:
         decide_on(a.slots, a.hands, a.bids, a.won, a.log, a.rng, seats, None, RANDOM_LINEUP)
     while b.slots[PHASE] != CARD and b.slots[MOVER] >= 0:
@@ -634,10 +635,10 @@ def run_pair(a: State, b: State, seats: Seats) -> None:
     seen_a, seen_b = seen_cards(a.slots[TURNED], a.log, 0), seen_cards(b.slots[TURNED], b.log, 0)
     while trick_a[0] >= 0 or trick_b[0] >= 0:  # rounds of drawn sizes: the longer one ends alone
         if trick_a[0] >= 0:
-            _, _, seen_a, trick_a = fast_card(a.hands, a.bids, a.won, a.log, a.rng, seats, trump_a, cards_a, seen_a,
+            _, _, seen_a, trick_a = fast_card(a.hands, a.bids, a.won, None, a.rng, seats, trump_a, cards_a, seen_a,
                                               RANDOM_LINEUP, trick_a)  # fmt: skip
         if trick_b[0] >= 0:
-            _, _, seen_b, trick_b = fast_card(b.hands, b.bids, b.won, b.log, b.rng, seats, trump_b, cards_b, seen_b,
+            _, _, seen_b, trick_b = fast_card(b.hands, b.bids, b.won, None, b.rng, seats, trump_b, cards_b, seen_b,
                                               RANDOM_LINEUP, trick_b)  # fmt: skip
     store_registers(a.slots, trick_a)
     store_registers(b.slots, trick_b)

@@ -135,7 +135,6 @@ class Rollout(NamedTuple):
     trump: int  # the trump suit, -1 none
     cards: int  # the round's cards (= its tricks)
     v1: bool  # as Means.v1
-    log: np.ndarray  # int64[1, 2]: where ``state.play_card`` notes each card (a play-out keeps no record)
     deck: np.uint64  # the cards in play (Params.deck), for the heuristic's count
 
 
@@ -155,8 +154,8 @@ class Registers(NamedTuple):
 
 @njit(cache=True, inline="always")
 def _play(r: Rollout, at: Registers, card: int) -> Registers:
-    """``state.play_card`` on a play-out: the seat to play plays ``card``."""
-    seat, pos, led, decided, top_key, winner, _, trick = play_card(r.hands, r.won, r.log, r.trump, r.cards, at.seat,
+    """``state.play_card`` on a play-out: the seat to play plays ``card`` (a play-out keeps no record of it)."""
+    seat, pos, led, decided, top_key, winner, _, trick = play_card(r.hands, r.won, None, r.trump, r.cards, at.seat,
                                                                    at.pos, at.led, at.decided, at.top_key, at.winner,
                                                                    np.int64(0), at.trick, card)  # fmt: skip
     return Registers(seat, pos, led, decided, top_key, winner, trick)
@@ -237,7 +236,7 @@ def bid_values(v: State, p: Params, seat: int, me: Means, samples: int) -> tuple
     seen = bit(turned) if turned >= 0 else _ZERO
     # typed values, not literals: one compile of play_out for every caller
     start = Registers(leader, np.int64(0), np.int64(NO_SUIT), np.bool_(False), np.int64(-1), leader, np.int64(0))
-    r = Rollout(hands, guess, won, trump, cards, me.v1, np.empty((1, 2), np.int64), p.deck)
+    r = Rollout(hands, guess, won, trump, cards, me.v1, p.deck)
     for j in range(samples):
         for c in range(n):
             b = codes[c]
@@ -351,7 +350,7 @@ def card_values(v: State, p: Params, seat: int, me: Means, samples: int) -> tupl
     players, trump, cards = v.hands.shape[0], v.slots[TRUMP_SUIT], v.slots[CARDS]
     hand = v.hands[seat]
     r = Rollout(np.empty(players, np.uint64), np.empty(players, np.int64), np.empty(players, np.int64), trump, cards,
-                me.v1, np.empty((1, 2), np.int64), p.deck)  # fmt: skip
+                me.v1, p.deck)  # fmt: skip
     codes = np.empty(popcount(legal), np.int64)
     scores = np.empty((samples, codes.shape[0]), np.int64)
     best, best_total = 0, -(1 << 62)
@@ -399,7 +398,7 @@ def ismcts_play(v: State, p: Params, seat: int, me: Means, iterations: int, c: f
     tree = new_tree(iterations + 1, np.int64(DECK_SIZE))
     path = np.empty(cards * players + 1, np.int64)
     r = Rollout(np.empty(players, np.uint64), np.empty(players, np.int64), np.empty(players, np.int64), trump, cards,
-                me.v1, np.empty((1, 2), np.int64), p.deck)  # fmt: skip
+                me.v1, p.deck)  # fmt: skip
     hands, tally = r.hands, r.won
     rewards = np.empty(players)
     lowest, highest = score_range(scoring(p), cards)  # B8: -10 cards .. 20 + 10 cards

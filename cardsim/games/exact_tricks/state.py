@@ -370,18 +370,19 @@ def store_trick(slots: np.ndarray, players: int, seat: int, pos: int, led: int, 
 
 
 @njit(cache=True, inline="always")
-def play_card(hands: np.ndarray, won: np.ndarray, log: np.ndarray, trump: int, cards: int, seat: int, pos: int,
-              led: int, decided: bool, top_key: int, winner: int, n_played: int, trick: int,
+def play_card(hands: np.ndarray, won: np.ndarray, log: np.ndarray | None, trump: int, cards: int, seat: int,
+              pos: int, led: int, decided: bool, top_key: int, winner: int, n_played: int, trick: int,
               card: int) -> tuple:  # fmt: skip
     """B6/B7 in registers, the one place a card is played and a trick advances (``step``, hence ``apply``, the
     compiled fast loop ``play.run_builtin``, and the strong bots' play-outs and searches): ``seat`` plays the
-    (legal) ``card``, noted in ``log[n_played]``; returns the registers after it (as ``load_trick``), the next seat
-    -1 when the round is over. A full trick goes to its winner (``won``), who leads the next. (One function, not
-    a log write around an inlined trick step: an inline call within an inline call cost the fast lineup's cold
-    compile 1-2 s.)"""
+    (legal) ``card``, noted in ``log[n_played]`` (None: a loop no one observes keeps no record, e.g. a play-out;
+    none compiled); returns the registers after it (as ``load_trick``), the next seat -1 when the round is over. A
+    full trick goes to its winner (``won``), who leads the next. (One function, not a log write around an inlined
+    trick step: an inline call within an inline call cost the fast lineup's cold compile 1-2 s.)"""
     players = hands.shape[0]
     hands[seat] ^= bit(card)
-    log[n_played, 0], log[n_played, 1] = seat, card
+    if log is not None:
+        log[n_played, 0], log[n_played, 1] = seat, card
     led, decided, top_key, winner = trick_step(trump, led, decided, top_key, winner, seat, card)
     pos += 1
     if pos < players:
