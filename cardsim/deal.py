@@ -42,10 +42,15 @@ def draw_cards(rng: np.ndarray, stream: int, deck: np.uint64, count: int) -> np.
         return deck
     drawn = np.uint64(0)
     for _ in range(count):
-        card = bit(nth_card(deck & ~drawn, below(rng, stream, left)))
-        drawn |= card
+        drawn |= draw_card(rng, stream, deck & ~drawn, left)
         left -= 1
     return drawn
+
+
+@njit(cache=True, inline="always")
+def draw_card(rng: np.ndarray, stream: int, deck: np.uint64, left: int) -> np.uint64:
+    """One card (as a bit) drawn uniformly from the ``left`` cards of ``deck``."""
+    return bit(nth_card(deck, below(rng, stream, left)))
 
 
 @njit(cache=True, inline="always")
@@ -58,6 +63,39 @@ def deal_hands(
         hands[seat_after(first, i, players)] = hand
         deck ^= hand
     return deck
+
+
+@njit(cache=True, inline="always")
+def deal_hands_pair(rng: np.ndarray, other: np.ndarray, stream: int, deck: np.uint64, hands: np.ndarray,
+                    other_hands: np.ndarray, first: int, other_first: int, players: int, per_hand: int,
+                    other_per_hand: int) -> tuple:  # fmt: skip
+    """``deal_hands`` of two deals at once (the second's streams, hands, first seat and size: ``other...``), a
+    card of each in turn: each deal draws from its own streams in its own order, so each gets the cards
+    ``deal_hands`` deals it, but two chains of dependent draws keep the CPU busier than one. Returns both rests."""
+    rest, other_rest = deck, deck
+    for i in range(players):
+        hand, draws, left = _hand_to_draw(rest, per_hand)
+        other_hand, other_draws, other_left = _hand_to_draw(other_rest, other_per_hand)
+        for k in range(max(draws, other_draws)):
+            if k < draws:
+                hand |= draw_card(rng, stream, rest & ~hand, left - k)
+            if k < other_draws:
+                other_hand |= draw_card(other, stream, other_rest & ~other_hand, other_left - k)
+        hands[seat_after(first, i, players)] = hand
+        other_hands[seat_after(other_first, i, players)] = other_hand
+        rest ^= hand
+        other_rest ^= other_hand
+    return rest, other_rest
+
+
+@njit(cache=True, inline="always")
+def _hand_to_draw(deck: np.uint64, count: int) -> tuple:
+    """(the hand so far, the draws to make, the cards left) for a hand of ``count`` from ``deck``, as
+    ``draw_cards`` deals it: the last hand takes what remains, with no draw."""
+    left = popcount(deck)
+    if count == left:
+        return deck, 0, left
+    return np.uint64(0), count, left
 
 
 @njit(cache=True, inline="always")

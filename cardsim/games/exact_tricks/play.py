@@ -32,6 +32,7 @@ from cardsim.games.exact_tricks.state import (
     check,
     deal,
     deal_arrays,
+    deal_pair,
     new_state,
     observe,
     redeal,
@@ -151,8 +152,9 @@ def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, str
 def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
                  checks: None, out: Out) -> None:  # fmt: skip
     """``builtin_block`` for unchecked single rounds of random bots only (``Game.random_block``): two at a time,
-    card by card in turn (``builtin.run_pair``): a round is one chain of dependent steps, and two chains keep the
-    CPU busier than one. An odd last unit is played beside a copy of itself (the same round: the same results)."""
+    dealt and played card by card in turn (``state.deal_pair``, ``builtin.run_pair``): a round is one chain of
+    dependent steps, and two chains keep the CPU busier than one. An odd last unit is played beside a copy of
+    itself (the same round: the same results)."""
     seed, start, _, block = work
     s, lane, streams, lane_streams = scratch
     players = p.players
@@ -166,8 +168,15 @@ def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
         for seating in range(seatings):
             table, u = bots[seating * players : (seating + 1) * players], seating * count + g
             seats = builtin.Seats(table, zero, builtin.game_data(p))
-            _deal(s, streams, p, seed, start + g, zero, out.dealers[u, 0], seating > 0, once)
-            _deal(lane, lane_streams, p, seed, start + h, zero, out.dealers[u + h - g, 0], seating > 0, once)
+            if seating > 0:  # the same two rounds again (see ``_deal``)
+                redeal(s.slots, s.hands, s.dealt, s.bids, s.won, s.rng, streams, p.fixed_trumps[0])
+                redeal(lane.slots, lane.hands, lane.dealt, lane.bids, lane.won, lane.rng, lane_streams,
+                       p.fixed_trumps[0])  # fmt: skip
+            else:  # both dealt card by card in turn, as the cards are played
+                deal_pair(s, lane, p, seed, start + g, start + h)
+                if once:
+                    copy_rows(streams, s.rng, s.rng.shape[0])
+                    copy_rows(lane_streams, lane.rng, lane.rng.shape[0])
             builtin.run_pair(s, lane, seats)
             _record(out, u, zero, s.slots, s.bids, s.won, p)
             _record(out, u + h - g, zero, lane.slots, lane.bids, lane.won, p)

@@ -61,7 +61,7 @@ import bots
 import cardsim.audit as audit
 from cardsim.arrays import copy_items, copy_rows
 from cardsim.cards import bit, lowest_card, nth_card, popcount
-from cardsim.deal import deal_hands, seat_after
+from cardsim.deal import deal_hands, deal_hands_pair, seat_after
 from cardsim.decisions import BID, CARD, DONE, TRUMP
 from cardsim.errors import CardsimError
 from cardsim.games.exact_tricks.rules import (
@@ -251,18 +251,45 @@ def _begin(slots, hands, dealt, bids, won, dealer: int, cards: int, turned: int,
 def deal_arrays(slots, hands, dealt, bids, won, rng, p: Params, seed: np.uint64, unit: int, sub: int,
                 dealer: int) -> None:  # fmt: skip
     """``deal`` on the State's arrays (the batch kernel unpacks the State once: see ``step``)."""
-    players = hands.shape[0]
+    dealer, cards = _deal_start(slots, rng, p, seed, unit, sub, dealer)
+    rest = deal_hands(rng, DEAL_STREAM, p.deck, hands, dealer + 1, hands.shape[0], cards)
+    _deal_end(slots, hands, dealt, bids, won, rng, p, sub, dealer, cards, rest)
+
+
+@njit(cache=True, inline="always")
+def _deal_start(slots, rng, p: Params, seed: np.uint64, unit: int, sub: int, dealer: int) -> tuple:
+    """A deal up to the hands: the streams seeded, the dealer (drawn, used if ``dealer`` < 0) and the round's
+    cards (drawn for DRAW, F3); returns (dealer, cards)."""
     seed_streams(rng, seed, unit, sub, rng.shape[0])
     slots[SEED], slots[UNIT], slots[SUB], slots[BOT_SEEDED] = np.int64(seed), unit, sub, 0
-    drawn = below(rng, DEAL_STREAM, players)
+    drawn = below(rng, DEAL_STREAM, p.players)
     if dealer < 0:
         dealer = drawn
     cards = p.schedule[sub]
     if cards == DRAW:  # F3: a round size drawn for the round
         cards = 1 + below(rng, DEAL_STREAM, p.max_cards)
-    rest = deal_hands(rng, DEAL_STREAM, p.deck, hands, dealer + 1, players, cards)
+    return dealer, cards
+
+
+@njit(cache=True, inline="always")
+def _deal_end(slots, hands, dealt, bids, won, rng, p: Params, sub: int, dealer: int, cards: int,
+              rest: np.uint64) -> None:  # fmt: skip
+    """A deal after the hands: a card of the ``rest`` turned up (B4), and the round started."""
     turned = nth_card(rest, below(rng, DEAL_STREAM, popcount(rest))) if rest else -1
     _begin(slots, hands, dealt, bids, won, dealer, cards, turned, p.fixed_trumps[sub])
+
+
+@njit(cache=True, inline="always")
+def deal_pair(a: State, b: State, p: Params, seed: np.uint64, unit: int, other_unit: int) -> None:
+    """Two single rounds dealt at once, their hands card by card in turn (``deal.deal_hands_pair``): ``a`` that of
+    ``unit``, ``b`` that of ``other_unit``, each as ``deal`` deals it (round 0, the dealer drawn)."""
+    sub, drawn = np.int64(0), np.int64(-1)
+    dealer, cards = _deal_start(a.slots, a.rng, p, seed, unit, sub, drawn)
+    other_dealer, other_cards = _deal_start(b.slots, b.rng, p, seed, other_unit, sub, drawn)
+    rest, other_rest = deal_hands_pair(a.rng, b.rng, DEAL_STREAM, p.deck, a.hands, b.hands, dealer + 1,
+                                       other_dealer + 1, p.players, cards, other_cards)  # fmt: skip
+    _deal_end(a.slots, a.hands, a.dealt, a.bids, a.won, a.rng, p, sub, dealer, cards, rest)
+    _deal_end(b.slots, b.hands, b.dealt, b.bids, b.won, b.rng, p, sub, other_dealer, other_cards, other_rest)
 
 
 @njit(cache=True, inline="always")
