@@ -25,6 +25,7 @@ JESTER_MASK = np.uint64(0xF << 56)
 SPECIALS = WIZARD_MASK | JESTER_MASK
 FULL_DECK = np.uint64((1 << DECK_SIZE) - 1)  # every card of the family (B1: Wizard's deck)
 SUIT_MASK = np.array([WIZARD60.suit_mask(s) for s in range(4)], np.uint64)
+FOLLOW_MASK = SUIT_MASK | SPECIALS  # [led]: the cards that may be played on the led suit while holding it (B6)
 # Suit of every card (-1 for Wizards and Jesters), and its rank 0..12.
 SUIT_OF = np.array([WIZARD60.suit_of(c) for c in range(DECK_SIZE)], np.int64)
 RANK_OF = np.array([WIZARD60.rank_of(c) for c in range(DECK_SIZE)], np.int64)
@@ -86,12 +87,12 @@ def is_jester(card: int) -> bool:
 @njit(cache=True)
 def legal_mask(hand: np.uint64, led: int) -> np.uint64:
     """B6/F5: with a led suit, a player holding it plays it (or a Wizard or Jester); otherwise anything. Branch-free
-    past the lead: whether a hand can follow is a coin toss to the branch predictor (a tenth of random rounds)."""
+    past the lead: whether a hand can follow is a coin toss to the branch predictor (a tenth of random rounds); a
+    table of what follows (a 64-bit constant ORed in per card cost Oh Hell's random rounds 6% more)."""
     if led < 0:
         return hand
-    follow = hand & SUIT_MASK[led]
-    void = np.uint64(0) - np.uint64(follow == 0)  # all ones when the hand holds no card of the led suit
-    return follow | (hand & (SPECIALS | void))
+    void = np.uint64(0) - np.uint64(hand & SUIT_MASK[led] == 0)  # all ones: the hand holds none of the led suit
+    return hand & (FOLLOW_MASK[led] | void)
 
 
 @njit(cache=True, inline="always")
