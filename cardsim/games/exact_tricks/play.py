@@ -152,9 +152,9 @@ def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, str
 def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
                  checks: None, out: Out) -> None:  # fmt: skip
     """``builtin_block`` for unchecked single rounds of random bots only (``Game.random_block``): two at a time,
-    dealt and played card by card in turn (``state.deal_pair``, ``builtin.run_pair``): a round is one chain of
-    dependent steps, and two chains keep the CPU busier than one. An odd last unit is played beside a copy of
-    itself (the same round: the same results)."""
+    dealt card by card and played trick by trick in turn (``state.deal_pair``, ``builtin.run_pair``): a round is
+    one chain of dependent steps, and two chains keep the CPU busier than one. An odd last unit is played beside a
+    copy of itself (the same round: the same results)."""
     seed, start, _, block = work
     s, lane, streams, lane_streams = scratch
     players = p.players
@@ -169,10 +169,8 @@ def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
             table, u = bots[seating * players : (seating + 1) * players], seating * count + g
             seats = builtin.Seats(table, zero, builtin.game_data(p))
             if seating > 0:  # the same two rounds again (see ``_deal``)
-                redeal(s.slots, s.hands, s.dealt, s.bids, s.won, s.rng, streams, p.fixed_trumps[0])
-                redeal(lane.slots, lane.hands, lane.dealt, lane.bids, lane.won, lane.rng, lane_streams,
-                       p.fixed_trumps[0])  # fmt: skip
-            else:  # both dealt card by card in turn, as the cards are played
+                _redeal_pair(scratch, p.fixed_trumps[0])
+            else:  # both dealt card by card in turn
                 deal_pair(s, lane, p, seed, start + g, start + h)
                 if once:
                     copy_rows(streams, s.rng, s.rng.shape[0])
@@ -180,6 +178,15 @@ def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
             builtin.run_pair(s, lane, seats)
             _record(out, u, zero, s.slots, s.bids, s.won, p)
             _record(out, u + h - g, zero, lane.slots, lane.bids, lane.won, p)
+
+
+@njit(cache=True, _nrt=False)
+def _redeal_pair(scratch: Scratch, fixed_trump: int) -> None:
+    """``redeal`` of ``random_block``'s two rounds, for the seatings after the first: a call, as it is rare (a
+    second copy of ``redeal`` inlined cost the work item's cold compile more than the call costs)."""
+    s, lane, streams, lane_streams = scratch
+    redeal(s.slots, s.hands, s.dealt, s.bids, s.won, s.rng, streams, fixed_trump)
+    redeal(lane.slots, lane.hands, lane.dealt, lane.bids, lane.won, lane.rng, lane_streams, fixed_trump)
 
 
 @njit(cache=True, inline="always")
