@@ -37,13 +37,9 @@ def seat_after(seat: int, steps: int, players: int) -> int:
 @njit(cache=True, inline="always")
 def draw_cards(rng: np.ndarray, stream: int, deck: np.uint64, count: int) -> np.uint64:
     """``count`` cards drawn uniformly without replacement from the bitmask ``deck``."""
-    left = popcount(deck)
-    if count == left:  # the last hand: no choice left
-        return deck
-    drawn = np.uint64(0)
-    for _ in range(count):
-        drawn |= draw_card(rng, stream, deck & ~drawn, left)
-        left -= 1
+    drawn, draws, left = _hand_to_draw(deck, count)
+    for k in range(draws):
+        drawn |= draw_card(rng, stream, deck & ~drawn, left - k)
     return drawn
 
 
@@ -90,10 +86,10 @@ def deal_hands_pair(rng: np.ndarray, other: np.ndarray, stream: int, deck: np.ui
 
 @njit(cache=True, inline="always")
 def _hand_to_draw(deck: np.uint64, count: int) -> tuple:
-    """(the hand so far, the draws to make, the cards left) for a hand of ``count`` from ``deck``, as
-    ``draw_cards`` deals it: the last hand takes what remains, with no draw."""
+    """(the hand so far, the draws to make, the cards left) for a hand of ``count`` from ``deck``: the last hand
+    takes what remains, with no draw (``draw_cards``, ``deal_hands_pair``)."""
     left = popcount(deck)
-    if count == left:
+    if count == left:  # no choice left
         return deck, 0, left
     return np.uint64(0), count, left
 
