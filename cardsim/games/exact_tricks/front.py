@@ -23,7 +23,7 @@ from cardsim.games.exact_tricks.play import SUIT_LETTERS, Observation, Out, Tric
 from cardsim.games.exact_tricks.rules import ExactTricksRules, is_wizard
 from cardsim.lineup import Lineup
 from cardsim.protocol import card_index
-from cardsim.results import Batch, check_counts, cycled
+from cardsim.results import Batch, check_counts
 
 
 @lru_cache(maxsize=64)
@@ -93,7 +93,7 @@ class ExactTricksGame(Game, abstract=True):
             "trump": trumps,
         }
         per_seat = {"bid": bids, "tricks": tricks, "score": scores}
-        return Batch(start, cycled(units, (rounds,), "int64"), per_round, per_seat, games, self.score, True, checks)
+        return Batch(start, np.full(units, rounds), per_round, per_seat, games, self.score, True, checks)
 
     def rates(self, batch: Batch) -> dict[str, np.ndarray]:
         return {"exact_bid_rate": batch.played_values("bid") == batch.played_values("tricks")}
