@@ -8,6 +8,7 @@ game. Summaries read these arrays directly; the long table with one row per
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -135,6 +136,23 @@ def cycled(n: int, values: tuple, dtype: str) -> np.ndarray:
     """``n`` values cycling through ``values`` (``n`` a multiple of their number), read-only: a column that is the
     same in every batch of ``n`` rows (the seats, the seed, a rotation's bots)."""
     return _reuse(("cycled", n, values, dtype), lambda: np.tile(np.array(values, dtype), n // len(values)))
+
+
+def result_arrays(*specs: tuple[tuple[int, ...], type, int]) -> list[np.ndarray]:
+    """A batch's result arrays, one per ``(shape, dtype, fill)``, as views of one zeroed buffer. numpy advises the
+    OS to back a buffer of 4 MB or more with huge pages, so a chunk's results cost a few page faults where
+    arrays of their own cost one per 4 KB: 2,200 a Differenzler chunk of 262,144 rounds, faulted in by the kernel's
+    threads, about 5% of its time on two threads (docs/performance.md)."""
+    sizes = [(math.prod(shape) * np.dtype(dtype).itemsize + 63) // 64 * 64 for shape, dtype, _ in specs]  # aligned
+    buffer = np.zeros(sum(sizes), np.uint8)
+    arrays, offset = [], 0
+    for (shape, dtype, fill), size in zip(specs, sizes, strict=True):
+        array = buffer[offset : offset + size].view(dtype)[: math.prod(shape)].reshape(shape)
+        if fill:
+            array.fill(fill)
+        arrays.append(array)
+        offset += size
+    return arrays
 
 
 def check_counts(check: bool, units: int) -> np.ndarray | None:

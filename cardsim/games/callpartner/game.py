@@ -44,7 +44,7 @@ from cardsim.games.callpartner.rules import (
 )
 from cardsim.games.callpartner.rules import game_over as deals_over
 from cardsim.lineup import Lineup
-from cardsim.results import Batch, check_counts
+from cardsim.results import Batch, check_counts, result_arrays
 from cardsim.rng import seed_streams
 
 BOT_IDS = {**builtin.BOT_IDS, **strong.BOT_IDS}
@@ -107,11 +107,10 @@ class CallPartner(Game):
         ``Game.seatings``."""
         deals, players = (rules.max_deals if games else 1), rules.players
         units = count * self.seatings(rules, lineup, engine, tables)
-        played = np.ones(units, np.int64)
-        per_round = {name: np.full((units, deals), -1, np.int8) for name in PER_ROUND}
-        made = np.zeros((units, deals), np.bool_)
-        points = np.zeros((units, deals, players), np.int8)
-        scores = np.zeros((units, deals, players), np.int16)
+        played, made, points, scores, *per_round_arrays = result_arrays(
+            ((units,), np.int64, 1), ((units, deals), np.bool_, 0), ((units, deals, players), np.int8, 0),
+            ((units, deals, players), np.int16, 0), *[((units, deals), np.int8, -1)] * len(PER_ROUND))  # fmt: skip
+        per_round = dict(zip(PER_ROUND, per_round_arrays, strict=True))
         checks = check_counts(check, units)
         if lineup.compiled and engine != "python":
             out = Out(played, *per_round.values(), made, points, scores)

@@ -38,7 +38,7 @@ from cardsim.games.differenzler.state import (
 )
 from cardsim.lineup import Lineup
 from cardsim.protocol import card_index
-from cardsim.results import Batch, check_counts
+from cardsim.results import Batch, check_counts, result_arrays
 from cardsim.rng import seed_streams
 
 SUIT_NAMES = list("SHDC")
@@ -66,10 +66,10 @@ class Differenzler(Game):
         ``Game.seatings``."""
         rounds = self.max_rounds(rules) if games else 1
         units = count * self.seatings(rules, lineup, engine, tables)
-        played = np.ones(units, np.int64)
-        first_hands = np.zeros((units, rounds), np.int8)
-        trump_cards = np.zeros((units, rounds), np.int8)
-        predictions, points, penalties = (np.zeros((units, rounds, PLAYERS), np.int16) for _ in range(3))
+        per_seat_shape = (units, rounds, PLAYERS)
+        played, first_hands, trump_cards, predictions, points, penalties = result_arrays(
+            ((units,), np.int64, 1), ((units, rounds), np.int8, 0), ((units, rounds), np.int8, 0),
+            *[(per_seat_shape, np.int16, 0)] * 3)  # fmt: skip
         checks = check_counts(check, units)
         if lineup.compiled and engine != "python":
             out = Out(played, first_hands, trump_cards, predictions, points, penalties)

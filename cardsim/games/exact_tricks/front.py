@@ -23,7 +23,7 @@ from cardsim.games.exact_tricks.play import SUIT_LETTERS, Observation, Out, Tric
 from cardsim.games.exact_tricks.rules import ExactTricksRules, is_wizard
 from cardsim.lineup import Lineup
 from cardsim.protocol import card_index
-from cardsim.results import Batch, check_counts
+from cardsim.results import Batch, check_counts, result_arrays
 
 
 @lru_cache(maxsize=64)
@@ -73,9 +73,10 @@ class ExactTricksGame(Game, abstract=True):
         p = _params(rules, games)
         schedule, rounds, players = p.schedule, len(p.schedule), rules.players
         units = count * self.seatings(rules, lineup, engine, tables)
-        dealers, turned, trumps = (np.zeros((units, rounds), np.int8) for _ in range(3))
-        bids, tricks = (np.zeros((units, rounds, players), np.int8) for _ in range(2))
-        scores = np.zeros((units, rounds, players), np.int16)
+        per_seat_shape = (units, rounds, players)
+        played, dealers, turned, trumps, bids, tricks, scores = result_arrays(
+            ((units,), np.int64, rounds), *[((units, rounds), np.int8, 0)] * 3, *[(per_seat_shape, np.int8, 0)] * 2,
+            (per_seat_shape, np.int16, 0))  # fmt: skip
         checks = check_counts(check, units)
         if lineup.compiled and engine != "python":
             out = Out(dealers, turned, trumps, bids, tricks, scores)
@@ -93,7 +94,7 @@ class ExactTricksGame(Game, abstract=True):
             "trump": trumps,
         }
         per_seat = {"bid": bids, "tricks": tricks, "score": scores}
-        return Batch(start, np.full(units, rounds), per_round, per_seat, games, self.score, True, checks)
+        return Batch(start, played, per_round, per_seat, games, self.score, True, checks)
 
     def rates(self, batch: Batch) -> dict[str, np.ndarray]:
         return {"exact_bid_rate": batch.played_values("bid") == batch.played_values("tricks")}
