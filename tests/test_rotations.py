@@ -127,10 +127,10 @@ def test_strong_lineups_keep_a_kernel_call_per_seating(monkeypatch):
 
 @pytest.mark.parametrize("game", ["differenzler", "wizard", "ohhell", "callpartner"])
 def test_random_lineups_play_through_their_own_work_item(game, monkeypatch):
-    """``Game.work_item``: random bots only take the game's ``random_block``; Differenzler's and the exact-tricks
-    family's play single unchecked rounds in pairs only (``random_rounds_only``), so their whole games and
-    ``--check`` runs take ``builtin_block``; any other lineup of built-in bots takes ``builtin_block``. (The digests
-    cannot see a wrong choice: every work item plays the same rounds.)"""
+    """``Game.work_item``: random bots only take the game's ``random_block``, but for the units it does not play:
+    Differenzler's plays single unchecked rounds in pairs only and the exact-tricks family's unchecked rounds and
+    games (``random_games``, ``random_checked``), so the rest take ``builtin_block``; any other lineup of built-in
+    bots takes ``builtin_block``. (The digests cannot see a wrong choice: every work item plays the same rounds.)"""
     seats = get_game(game).seats()
     front, _, (random_lineup, *_) = seatings(game, ",".join(["random"] * seats))
     _, _, (mixed, *_) = seatings(game, ",".join(["heuristic"] + ["random"] * (seats - 1)))
@@ -142,8 +142,9 @@ def test_random_lineups_play_through_their_own_work_item(game, monkeypatch):
 
     assert chosen(random_lineup.table, True, False) is play.random_block
     assert chosen(mixed.table, True, False) is play.builtin_block
-    for single, checked in ((False, False), (True, True)):  # whole games; --check
-        expected = play.random_block if game == "callpartner" else play.builtin_block
+    paired = {"differenzler": (), "wizard": ("games",), "ohhell": ("games",), "callpartner": ("games", "--check")}
+    for single, checked, what in ((False, False, "games"), (True, True, "--check"), (False, True, "--check")):
+        expected = play.random_block if what in paired[game] else play.builtin_block
         assert chosen(random_lineup.table, single, checked) is expected
     asked = []  # and the batches say what they play (the exact-tricks family plays rounds as one-round games)
     work_item = type(front).work_item

@@ -30,7 +30,8 @@ class BatchPart:
     play_blocks: ClassVar[tuple] = Required(
         "the batch kernel's work items: for built-in bots only, and with a strong or numba bot")
     random_block: ClassVar[Any] = None  # the work item for random bots only, where the game has one of its own
-    random_rounds_only: ClassVar[bool] = False  # it plays unchecked single rounds only (games, --check: play_blocks)
+    random_games: ClassVar[bool] = True  # it plays whole games too (else ``play_blocks`` do)
+    random_checked: ClassVar[bool] = True  # it plays ``--check`` runs too (else ``play_blocks`` do)
 
     @required
     def batch(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool, **options: Any
@@ -114,8 +115,8 @@ class BatchPart:
         arrays: units ``start ..`` of ``seed``, single rounds or whole ``games``, played by ``lineup``, or by each
         seating of ``tables`` in turn (``seatings``; seating k's units at ``out[k * count + u]``). Each work item
         of its parallel loop is played by the game's ``play_blocks[asking]`` (asking: the lineup has a strong or
-        numba bot), or by its ``random_block`` for random bots only if it has one (for unchecked single rounds only
-        where ``random_rounds_only``; ``single_rounds``: the units are single rounds, by default ``not games``);
+        numba bot), or by its ``random_block`` for random bots only if it has one (``work_item``; ``single_rounds``:
+        the units are single rounds, by default ``not games``);
         called through its address (``numba_bots.entry``)."""
         table = lineup.table if tables is None else tables
         strong = self.strong_function(rules, table)
@@ -127,9 +128,9 @@ class BatchPart:
 
     def work_item(self, table: np.ndarray, asking: bool, single_rounds: bool, checked: bool) -> Any:
         """The work item that plays a lineup's units (``simulate``): ``play_blocks[asking]`` (asking: a strong or
-        numba bot), or ``random_block`` where the game has one and ``table`` seats random bots only, for unchecked
-        single rounds only where ``random_rounds_only``."""
-        served = not self.random_rounds_only or (single_rounds and not checked)
+        numba bot), or ``random_block`` where the game has one and ``table`` seats random bots only, for the units
+        it plays (``random_games``, ``random_checked``)."""
+        served = (single_rounds or self.random_games) and (not checked or self.random_checked)
         if self.random_block is not None and served and (table[:, 0] == self.builtin_bots["random"]).all():
             return self.random_block
         return self.play_blocks[asking]

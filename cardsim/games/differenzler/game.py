@@ -95,7 +95,7 @@ class Differenzler(Game):
     play_module = play
     play_blocks = (play.builtin_block, play.asking_block)
     random_block = play.random_block  # random lineups' single rounds, in pairs
-    random_rounds_only = True
+    random_games = random_checked = False
     builtin_module = builtin
     strong_module = strong
     state_type = State

@@ -151,33 +151,36 @@ def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, str
 @njit(cache=True, _nrt=False)
 def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
                  checks: None, out: Out) -> None:  # fmt: skip
-    """``builtin_block`` for unchecked single rounds of random bots only (``Game.random_block``): two at a time,
-    dealt card by card and played trick by trick in turn (``state.deal_pair``, ``builtin.run_pair``): a round is
-    one chain of dependent steps, and two chains keep the CPU busier than one. An odd last unit is played beside a
-    copy of itself (the same round: the same results)."""
+    """``builtin_block`` for unchecked units of random bots only (``Game.random_block``): two games (or single
+    rounds) at a time, each round of both dealt card by card and played trick by trick in turn (``state.deal_pair``,
+    ``builtin.run_pair``): a round is one chain of dependent steps, and two chains keep the CPU busier than one.
+    Both games have the schedule's rounds. An odd last unit is played beside a copy of itself (the same game: the
+    same results)."""
     seed, start, _, block = work
     s, lane, streams, lane_streams = scratch
     players = p.players
     seatings = bots.shape[0] // players
     count = out.dealers.shape[0] // seatings
-    once = seatings > 1
+    rounds = p.schedule.shape[0]
+    once = seatings > 1 and rounds == 1  # single rounds: dealt once for every seating
     end = min(count, (block + 1) * BLOCK)
-    zero = np.int64(0)  # not the literal 0: the deal would compile for Literal[int](0) too
     for g in range(block * BLOCK, end, 2):
         h = g + 1 if g + 1 < end else g
         for seating in range(seatings):
             table, u = bots[seating * players : (seating + 1) * players], seating * count + g
-            seats = builtin.Seats(table, zero, builtin.game_data(p))
-            if seating > 0:  # the same two rounds again (see ``_deal``)
-                _redeal_pair(scratch, p.fixed_trumps[0])
-            else:  # both dealt card by card in turn
-                deal_pair(s, lane, p, seed, start + g, start + h)
-                if once:
-                    copy_rows(streams, s.rng, s.rng.shape[0])
-                    copy_rows(lane_streams, lane.rng, lane.rng.shape[0])
-            builtin.run_pair(s, lane, seats)
-            _record(out, u, zero, s.slots, s.bids, s.won, p)
-            _record(out, u + h - g, zero, lane.slots, lane.bids, lane.won, p)
+            seats = builtin.Seats(table, np.int64(0), builtin.game_data(p))
+            for r in range(rounds):
+                if seating > 0 and once:  # the same two rounds again (see ``_deal``)
+                    _redeal_pair(scratch, p.fixed_trumps[0])
+                else:  # both dealt card by card in turn
+                    deal_pair(s, lane, p, seed, start + g, start + h, r, round_dealer(out.dealers[u, 0], r, players),
+                              round_dealer(out.dealers[u + h - g, 0], r, players))  # fmt: skip
+                    if once:
+                        copy_rows(streams, s.rng, s.rng.shape[0])
+                        copy_rows(lane_streams, lane.rng, lane.rng.shape[0])
+                builtin.run_pair(s, lane, seats)
+                _record(out, u, r, s.slots, s.bids, s.won, p)
+                _record(out, u + h - g, r, lane.slots, lane.bids, lane.won, p)
 
 
 @njit(cache=True, _nrt=False)

@@ -280,12 +280,13 @@ def _deal_end(slots, hands, dealt, bids, won, rng, p: Params, sub: int, dealer: 
 
 
 @njit(cache=True, inline="always")
-def deal_pair(a: State, b: State, p: Params, seed: np.uint64, unit: int, other_unit: int) -> None:
-    """Two single rounds dealt at once, their hands card by card in turn (``deal.deal_hands_pair``): ``a`` that of
-    ``unit``, ``b`` that of ``other_unit``, each as ``deal`` deals it (round 0, the dealer drawn)."""
-    sub, drawn = np.int64(0), np.int64(-1)
-    dealer, cards = _deal_start(a.slots, a.rng, p, seed, unit, sub, drawn)
-    other_dealer, other_cards = _deal_start(b.slots, b.rng, p, seed, other_unit, sub, drawn)
+def deal_pair(a: State, b: State, p: Params, seed: np.uint64, unit: int, other_unit: int, sub: int, dealer: int,
+              other_dealer: int) -> None:  # fmt: skip
+    """Round ``sub`` of two units dealt at once, their hands card by card in turn (``deal.deal_hands_pair``): ``a``
+    that of ``unit`` (by ``dealer``), ``b`` that of ``other_unit`` (by ``other_dealer``), each as ``deal`` deals
+    it."""
+    dealer, cards = _deal_start(a.slots, a.rng, p, seed, unit, sub, dealer)
+    other_dealer, other_cards = _deal_start(b.slots, b.rng, p, seed, other_unit, sub, other_dealer)
     rest, other_rest = deal_hands_pair(a.rng, b.rng, DEAL_STREAM, p.deck, a.hands, b.hands, dealer + 1,
                                        other_dealer + 1, p.players, cards, other_cards)  # fmt: skip
     _deal_end(a.slots, a.hands, a.dealt, a.bids, a.won, a.rng, p, sub, dealer, cards, rest)
