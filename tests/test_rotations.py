@@ -61,6 +61,20 @@ def test_one_call_for_every_seating_gives_the_numbers_of_a_call_per_seating(game
         assert batch.checked > 0 if check else batch.checked == 0
 
 
+@pytest.mark.parametrize(("game", "players", "games"), [("differenzler", None, 81), ("wizard", 5, 9), ("ohhell", 3, 7)])
+def test_random_pairs_play_the_games_that_the_one_game_loop_plays(game, players, games, monkeypatch):
+    """``random_block`` plays random lineups' whole games two at a time: the numbers of ``builtin_block``, a game at
+    a time, for an odd count and for Differenzler's games that end apart (one in a tie-break, the other over)."""
+    front = get_game(game)
+    _, rules, (lineup, *_) = seatings(game, ",".join(["random"] * front.seats(front.make_rules(None, players))),
+                                      players)  # fmt: skip
+    paired = front.run(rules, lineup, SEED, 0, games, True)
+    monkeypatch.setattr(type(front), "random_block", None)  # every lineup through ``play_blocks``
+    assert_same(paired, front.run(rules, lineup, SEED, 0, games, True))
+    if game == "differenzler":  # games 10, 57 and 79 of seed 7 have a tie-break
+        assert (paired.played[0:-1:2] != paired.played[1::2]).any()  # some pair ended apart
+
+
 def test_a_failed_decision_is_found_again_one_seating_at_a_time(monkeypatch):
     """A bot's failure in the call that plays every seating is looked for again by ``run`` per seating, so that the
     runner can name the seating; seatings before it are played and yielded as usual."""
@@ -128,9 +142,9 @@ def test_strong_lineups_keep_a_kernel_call_per_seating(monkeypatch):
 @pytest.mark.parametrize("game", ["differenzler", "wizard", "ohhell", "callpartner"])
 def test_random_lineups_play_through_their_own_work_item(game, monkeypatch):
     """``Game.work_item``: random bots only take the game's ``random_block``, but for the units it does not play:
-    Differenzler's plays single unchecked rounds in pairs only and the exact-tricks family's unchecked rounds and
-    games (``random_games``, ``random_checked``), so the rest take ``builtin_block``; any other lineup of built-in
-    bots takes ``builtin_block``. (The digests cannot see a wrong choice: every work item plays the same rounds.)"""
+    Differenzler's and the exact-tricks family's play unchecked rounds and games in pairs, not ``--check``
+    (``random_games``, ``random_checked``), which takes ``builtin_block``; any other lineup of built-in bots takes
+    ``builtin_block``. (The digests cannot see a wrong choice: every work item plays the same rounds.)"""
     seats = get_game(game).seats()
     front, _, (random_lineup, *_) = seatings(game, ",".join(["random"] * seats))
     _, _, (mixed, *_) = seatings(game, ",".join(["heuristic"] + ["random"] * (seats - 1)))
@@ -142,7 +156,8 @@ def test_random_lineups_play_through_their_own_work_item(game, monkeypatch):
 
     assert chosen(random_lineup.table, True, False) is play.random_block
     assert chosen(mixed.table, True, False) is play.builtin_block
-    paired = {"differenzler": (), "wizard": ("games",), "ohhell": ("games",), "callpartner": ("games", "--check")}
+    paired = {"differenzler": ("games",), "wizard": ("games",), "ohhell": ("games",),
+              "callpartner": ("games", "--check")}  # fmt: skip
     for single, checked, what in ((False, False, "games"), (True, True, "--check"), (False, True, "--check")):
         expected = play.random_block if what in paired[game] else play.builtin_block
         assert chosen(random_lineup.table, single, checked) is expected

@@ -87,6 +87,7 @@ class Scratch(NamedTuple):
     state: State
     lane: State  # the second round of a pair (``random_block``)
     totals: np.ndarray  # int64[players]: a game's totals
+    lane_totals: np.ndarray  # the same for ``lane``'s game
     penalties: np.ndarray  # int64[players]: a round's
     streams: np.ndarray  # uint64[players + 1, 4]: the deal's streams right after it (``redeal``)
     lane_streams: np.ndarray  # the same for ``lane``
@@ -97,7 +98,8 @@ def scratch(p: Params) -> Scratch:
     """A work item's ``Scratch``."""
     players = np.int64(PLAYERS)
     return Scratch(new_state(players), new_state(players), np.zeros(PLAYERS, np.int64), np.zeros(PLAYERS, np.int64),
-                   np.zeros((PLAYERS + 1, 4), np.uint64), np.zeros((PLAYERS + 1, 4), np.uint64))  # fmt: skip
+                   np.zeros(PLAYERS, np.int64), np.zeros((PLAYERS + 1, 4), np.uint64),
+                   np.zeros((PLAYERS + 1, 4), np.uint64))  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -108,7 +110,7 @@ def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, str
     every seating of ``bots`` (see ``simulate_games``): a single round is dealt once and dealt again by ``redeal``
     for the other seatings. Deal, run and scores of the state machine in their array forms."""
     seed, start, games, block = work
-    s, _, totals, penalties, streams, _ = scratch
+    s, _, totals, _, penalties, streams, _ = scratch
     sl, hands, dealt, points, predictions, history, rng = s.slots, s.hands, s.dealt, s.points, s.predictions, \
         s.history, s.rng  # fmt: skip
     seatings = bots.shape[0] // PLAYERS
@@ -138,25 +140,42 @@ def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, str
 @njit(cache=True, _nrt=False)
 def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
                  checks: None, out: Out) -> None:  # fmt: skip
-    """``builtin_block`` for unchecked single rounds of random bots only (``Game.random_block``): two at a time,
-    card by card in turn (``builtin.run_pair``): a round is one chain of dependent steps, and two chains keep the
-    CPU busier than one. An odd last unit is played beside a copy of itself (the same round: the same results)."""
-    seed, start, _, block = work
-    s, lane, totals, penalties, streams, lane_streams = scratch
+    """``builtin_block`` for unchecked units of random bots only (``Game.random_block``): two games (or single
+    rounds) at a time, each round of both played card by card in turn (``builtin.run_pair``): a round is one chain
+    of dependent steps, and two chains keep the CPU busier than one. A game that is over while the other plays a
+    tie-break, and an odd last unit, is played beside a copy of the other's round (the same round: the same
+    results, recorded once)."""
+    seed, start, games, block = work
+    s, lane, totals, lane_totals, penalties, streams, lane_streams = scratch
     seatings = bots.shape[0] // PLAYERS
+    once = seatings > 1 and not games  # single rounds: dealt once for every seating
     count = out.rounds_played.shape[0] // seatings
     end = min(count, (block + 1) * BLOCK)
-    zero = np.int64(0)
     for g in range(block * BLOCK, end, 2):
         h = g + 1 if g + 1 < end else g
         for seating in range(seatings):
             table, u, v = bots[seating * PLAYERS : (seating + 1) * PLAYERS], seating * count + g, seating * count + h
-            _deal(s, streams, seed, start + g, zero, out.first_hands[u, 0], seating > 0, seatings > 1)
-            _deal(lane, lane_streams, seed, start + h, zero, out.first_hands[v, 0], seating > 0, seatings > 1)
-            builtin.run_pair(s, lane, table)
-            _record(out, u, zero, s.slots, s.predictions, s.points, s.history, penalties, totals, p)
-            _record(out, v, zero, lane.slots, lane.predictions, lane.points, lane.history, penalties, totals, p)
-            out.rounds_played[u], out.rounds_played[v] = 1, 1
+            for seat in range(PLAYERS):
+                totals[seat], lane_totals[seat] = 0, 0
+            r = np.int64(0)
+            while True:
+                on = r == 0 or (games and not game_over(totals, r, p.game_rounds, p.max_tiebreak_rounds))
+                lane_on = r == 0 or (games and not game_over(lane_totals, r, p.game_rounds, p.max_tiebreak_rounds))
+                if not (on or lane_on):
+                    break
+                unit, row = (g, u) if on else (h, v)  # what each lane plays: a unit and its row of ``out``
+                lane_unit, lane_row = (h, v) if lane_on else (g, u)
+                _deal(s, streams, seed, start + unit, r, out.first_hands[row, 0], seating > 0, once)
+                _deal(lane, lane_streams, seed, start + lane_unit, r, out.first_hands[lane_row, 0], seating > 0, once)
+                builtin.run_pair(s, lane, table)
+                if on:
+                    _record(out, u, r, s.slots, s.predictions, s.points, s.history, penalties, totals, p)
+                    out.rounds_played[u] = r + 1
+                if lane_on:
+                    _record(out, v, r, lane.slots, lane.predictions, lane.points, lane.history, penalties,
+                            lane_totals, p)  # fmt: skip
+                    out.rounds_played[v] = r + 1
+                r += 1
 
 
 @njit(cache=True, inline="always")
@@ -180,7 +199,7 @@ def asking_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
     a function of its own (``Game.play_blocks``), so that a strong lineup does not compile the built-in loops.
     Each seating deals its own round."""
     seed, start, games, block = work
-    s, _, totals, penalties, _, _ = scratch
+    s, _, totals, _, penalties, _, _ = scratch
     seatings = bots.shape[0] // PLAYERS
     count = out.rounds_played.shape[0] // seatings
     for g in range(block * BLOCK, min(count, (block + 1) * BLOCK)):
