@@ -99,7 +99,7 @@ NO_PASSER, PLAY_ON, STOP_AT_STRONG = np.int64(-1), np.bool_(False), np.bool_(Tru
 # their decisions; the dispatch below treats them as the heuristic (a forced dealer's trump, and wherever no driver
 # asks).
 BOT_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "heuristic_v1": HEURISTIC_V1}
-RANDOM_LINEUP, ANY_LINEUP = True, False  # ``run_inline``'s compile-time choice of its loops
+RANDOM_LINEUP, ANY_LINEUP = True, False  # ``run_contract``'s compile-time choice of its bots
 BOT_DOCS = {
     "random": "passes with probability 1/2, else a uniform allowed bid number with a uniform suit; calls a uniform "
     "card not in its hand, discards uniformly, plays a uniform legal card",
@@ -450,48 +450,71 @@ def open_auction(
 
 
 @njit(cache=True, _nrt=False)
-def random_tricks(
-    slots: np.ndarray, hands: np.ndarray, points: np.ndarray, scores: np.ndarray, rng: np.ndarray, log: np.ndarray,
-    p: Params, audit: np.ndarray | None,
-) -> None:  # fmt: skip
-    """C7, C8 from the start of a trick to the end of the round when every seat holds the random bot: a trick at a
-    time, a lead and then the followers, in registers (through the state's own ``play_card``/``end_trick``; the
-    general loop, which can stop at any card, cost random lineups a third of their speed). A function of its own,
-    not inlined into ``run``: there its live values spill to the stack (docs/DESIGN.md, fast loops)."""
-    players = p.players
-    trump, called, k, leader = slots[TRUMP], slots[CALLED], slots[CARDS], slots[LEADER]
-    left = np.uint64(0)  # every card still in a hand is played by the end: PLAYED and REVEALED follow from them
+def random_tricks(a: State, b: State, p: Params) -> None:
+    """C7, C8 of two rounds at once when every seat of both holds the random bot (``run_pair``): a trick of ``a``,
+    then a trick of ``b`` (``_random_trick``), in registers (through the state's own ``play_card``/``end_trick``).
+    A round is one chain of dependent steps, and two chains keep the CPU busier than one; the general loop, which
+    can stop at any card, cost random lineups a third of their speed. No one observes these rounds: no card log.
+    A function of its own, not inlined into the work item: there its live values spill to the stack
+    (docs/DESIGN.md, fast loops). A round that all passed under ``all_pass=redeal`` is over already: it plays no
+    trick."""
+    players, total = p.players, p.hand * p.players
+    over, other_over = a.slots[SEAT] < 0, b.slots[SEAT] < 0
+    trump, called, k, leader, left, revealed = _tricks_start(a.slots, a.hands, players)
+    other_trump, other_called, other_k, other_leader, other_left, other_revealed = _tricks_start(b.slots, b.hands,
+                                                                                                 players)  # fmt: skip
+    k, other_k = total if over else k, total if other_over else other_k
+    while k < total or other_k < total:
+        if k < total:
+            leader = _random_trick(a.hands, a.points, a.rng, players, trump, called, leader)
+            k += players
+        if other_k < total:
+            other_leader = _random_trick(b.hands, b.points, b.rng, players, other_trump, other_called, other_leader)
+            other_k += players
+    if not over:
+        _tricks_end(a.slots, a.points, a.scores, p, k, leader, left, revealed)
+    if not other_over:
+        _tricks_end(b.slots, b.points, b.scores, p, other_k, other_leader, other_left, other_revealed)
+
+
+@njit(cache=True, inline="always")
+def _tricks_start(slots: np.ndarray, hands: np.ndarray, players: int) -> tuple:
+    """``random_tricks``' registers of a round whose tricks begin: (trump, called card, cards played, leader, the
+    cards still in hands, whether the partner is revealed). Every card still in a hand is played by the end, so
+    whether the called card reveals the partner follows from them."""
+    left = np.uint64(0)
     for seat in range(players):
         left |= hands[seat]
-    revealed = slots[REVEALED] != 0 or reveals(called, left)
-    total = p.hand * players
-    broken, taken = load(audit)
-    while k < total:
-        seat = leader
-        card = random_card(rng, 1 + seat, hands[seat])
+    called = slots[CALLED]
+    return slots[TRUMP], called, slots[CARDS], slots[LEADER], left, slots[REVEALED] != 0 or reveals(called, left)
+
+
+@njit(cache=True, inline="always")
+def _random_trick(hands: np.ndarray, points: np.ndarray, rng: np.ndarray, players: int, trump: int, called: int,
+                  leader: int) -> int:  # fmt: skip
+    """One trick of random bots from ``leader``: the lead, then the followers, as the C loops play it; returns the
+    seat that takes it (and its points)."""
+    seat = leader
+    card = random_card(rng, 1 + seat, hands[seat])
+    hands[seat] ^= bit(card)
+    led, top_key, winner, one_suit, two_holder, trick, _ = play_card(
+        card, seat, 0, trump, called, NO_SUIT, -1, seat, True, -1, np.uint64(0), False)  # fmt: skip
+    for pos in range(1, players):
+        seat = seat + 1 if seat + 1 < players else 0
+        legal = legal_mask(hands[seat], led)
+        card = random_card(rng, 1 + seat, legal)
+        if errors.REFUSE_ILLEGAL_CARDS and not legal & bit(card):
+            raise BotFailure("callpartner: a random bot played an illegal card")
         hands[seat] ^= bit(card)
-        if audit is not None:
-            broken, taken = audit_card(audit, hands, seat, card, broken, taken)
-        log[k] = card
         led, top_key, winner, one_suit, two_holder, trick, _ = play_card(
-            card, seat, 0, trump, called, NO_SUIT, -1, seat, True, -1, np.uint64(0), False)  # fmt: skip
-        for pos in range(1, players):
-            seat = seat + 1 if seat + 1 < players else 0
-            legal = legal_mask(hands[seat], led)
-            card = random_card(rng, 1 + seat, legal)
-            if errors.REFUSE_ILLEGAL_CARDS and not legal & bit(card):
-                raise BotFailure("callpartner: a random bot played an illegal card")
-            hands[seat] ^= bit(card)
-            if audit is not None:
-                broken, taken = audit_card(audit, hands, seat, card, broken, taken)
-            log[k + pos] = card
-            led, top_key, winner, one_suit, two_holder, trick, _ = play_card(
-                card, seat, pos, trump, called, led, top_key, winner, one_suit, two_holder, trick, False)  # fmt: skip
-        k += players
-        leader = end_trick(winner, top_key, one_suit, two_holder, trick, points)
-        if audit is not None:
-            broken = audit_trick(points, broken, taken)
-    store(audit, broken, taken)
+            card, seat, pos, trump, called, led, top_key, winner, one_suit, two_holder, trick, False)  # fmt: skip
+    return end_trick(winner, top_key, one_suit, two_holder, trick, points)
+
+
+@njit(cache=True, inline="always")
+def _tricks_end(slots: np.ndarray, points: np.ndarray, scores: np.ndarray, p: Params, k: int, leader: int,
+                left: np.uint64, revealed: bool) -> None:  # fmt: skip
+    """``random_tricks``' registers stored back once the last trick is taken, and the round scored (``finish``)."""
     slots[CARDS], slots[LEADER], slots[PLAYED], slots[REVEALED] = k, leader, slots[PLAYED] | np.int64(left), revealed
     slots[WINNER], slots[TRICK] = leader, 0
     finish(slots, points, scores, p)
@@ -554,36 +577,54 @@ def play_tricks(
 
 @njit(cache=True, _nrt=False)
 def run(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer: int, audit: np.ndarray | None) -> int:
-    """``run_inline`` for any lineup as a function of its own, for the drivers that call it from loops with
-    reference counts."""
-    return run_inline(s, p, bots, stop_strong, passer, audit, ANY_LINEUP)
+    """``run_inline`` as a function of its own, for the drivers that call it from loops with reference counts."""
+    return run_inline(s, p, bots, stop_strong, passer, audit)
 
 
 @njit(cache=True, inline="always")
-def run_inline(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer: int, audit: np.ndarray | None,
-               random_lineup: bool) -> int:  # fmt: skip
+def run_inline(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer: int,
+               audit: np.ndarray | None) -> int:  # fmt: skip
     """The built-in bots of ``bots`` (the lineup table: row[0] the id, -1 for a Python bot) play on from ``s``
     until a seat with id -1 (or, if ``stop_strong``, a strong id) is to move (returned), or the round is over
-    (-1). ``random_lineup`` is one of the constants ``RANDOM_LINEUP`` (the random bot at every seat, from the deal
-    on) or ``ANY_LINEUP``: numba prunes every test of it as it compiles a kernel that
-    inlines this, so the batch kernel of random lineups holds the random bot's fast trick loop
-    (``random_tricks``) and actions alone, and every other kernel the general loop (``play_tricks``) alone
-    (cold compiles, docs/performance.md). Strong ids play as the heuristic when not stopped at. Seat ``passer``
-    (-1: none) passes at its turn of the auction whatever its bot would bid (the bid advice's pass play). Every
-    action goes through ``apply`` or the fast trick loops over the same steps. ``audit``: None, or the unit's
-    ``--check`` row (``state.audit_start``, ``state.audit_card``, ``state.audit_trick``). Callers pass every
-    argument in these types (``stop_strong`` ``PLAY_ON`` or ``STOP_AT_STRONG``, ``passer`` an int64 such as
-    ``NO_PASSER``, ``bots`` a writable array): each other type (an omitted argument, a literal, a read-only global)
-    would compile this and everything it calls once more. Inlined into the batch kernel's loop without reference
-    counts (``games.callpartner.play._play_deals``): a call per round, with the State as some 70 machine words,
-    cost random self-play 9% (docs/DESIGN.md, fast loops)."""
-    players = p.players
-    slots, hands, points, scores, auction, log, rng = s.slots, s.hands, s.points, s.scores, s.auction, s.log, s.rng
+    (-1): the contract (``run_contract``), then the cards (``play_tricks``). Strong ids play as the heuristic when
+    not stopped at. Seat ``passer`` (-1: none) passes at its turn of the auction whatever its bot would bid (the
+    bid advice's pass play). Every action goes through ``apply`` or the fast trick loops over the same steps.
+    ``audit``: None, or the unit's ``--check`` row (``state.audit_start``, ``state.audit_card``,
+    ``state.audit_trick``). Callers pass every argument in these types (``stop_strong`` ``PLAY_ON`` or
+    ``STOP_AT_STRONG``, ``passer`` an int64 such as ``NO_PASSER``, ``bots`` a writable array): each other type (an
+    omitted argument, a literal, a read-only global) would compile this and everything it calls once more. Inlined
+    into the batch kernel's loop without reference counts (``games.callpartner.play.builtin_block``): a call per
+    round, with the State as some 70 machine words, cost random self-play 9% (docs/DESIGN.md, fast loops)."""
     stops = np.int64(0)  # not the literal 0: each callee would compile for Literal[int](0) too
-    for seat in range(players):
+    for seat in range(p.players):
         bot = bots[seat, 0]
         if bot < 0 or (stop_strong and bot >= FIRST_STRONG):
             stops |= 1 << seat
+    seat = run_contract(s, p, bots, stops, passer, ANY_LINEUP)
+    if seat >= 0 or s.slots[SEAT] < 0:
+        return seat
+    if audit is not None:
+        audit_start(audit, s, p)
+    return play_tricks(s.slots, s.hands, s.points, s.scores, s.rng, s.log, p, bots, stops, audit)
+
+
+@njit(cache=True, inline="always")
+def run_pair(a: State, b: State, p: Params, bots: np.ndarray) -> None:
+    """Two dealt rounds of random bots at once (``play.random_block``; ``bots`` their table): the contract of each
+    (``run_contract``), then their tricks in turn (``random_tricks``). Each round draws from its own streams, so
+    both end as ``run_inline`` would leave them, but for the cards' log, which no one reads."""
+    run_contract(a, p, bots, np.int64(0), NO_PASSER, RANDOM_LINEUP)
+    run_contract(b, p, bots, np.int64(0), NO_PASSER, RANDOM_LINEUP)
+    random_tricks(a, b, p)
+
+
+@njit(cache=True, inline="always")
+def run_contract(s: State, p: Params, bots: np.ndarray, stops: int, passer: int, random_lineup: bool) -> int:
+    """C4-C6 (the auction, the call, the discards) with the built-in bots from the state on, until a seat of the
+    bit mask ``stops`` is to move (returned) or the cards begin (-1). ``random_lineup`` is one of the constants
+    ``RANDOM_LINEUP`` (the random bot at every seat) or ``ANY_LINEUP``: numba prunes every test of it as it
+    compiles, so random pairs compile the random bot's actions alone. ``passer``: see ``run_inline``."""
+    slots, hands, scores, auction, rng = s.slots, s.hands, s.scores, s.auction, s.rng
     while True:
         seat = slots[SEAT]
         if seat < 0:
@@ -592,12 +633,7 @@ def run_inline(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer:
             return seat
         phase = slots[PHASE]
         if phase == CARD:
-            if audit is not None:
-                audit_start(audit, s, p)
-            if random_lineup:
-                random_tricks(slots, hands, points, scores, rng, log, p, audit)
-                return -1
-            return play_tricks(slots, hands, points, scores, rng, log, p, bots, stops, audit)
+            return -1
         if phase == AUCTION and not slots[FORCED]:
             seat = open_auction(slots, hands, scores, auction, rng, p, bots, stops, passer, random_lineup)
             if seat >= 0:
@@ -605,7 +641,7 @@ def run_inline(s: State, p: Params, bots: np.ndarray, stop_strong: bool, passer:
             continue
         if random_lineup:
             action = random_contract_action(slots, hands, rng, p, seat)
-        else:  # the cards: the trick loops above
+        else:  # the cards: the trick loops of ``run_inline`` and ``run_pair``
             action = contract_action(int(bots[seat, 0]), slots, hands, rng, p, seat)
         if not contract_step(slots, hands, scores, auction, p, action):
             raise BotFailure("callpartner: a built-in bot chose an illegal action")

@@ -61,7 +61,8 @@ def test_one_call_for_every_seating_gives_the_numbers_of_a_call_per_seating(game
         assert batch.checked > 0 if check else batch.checked == 0
 
 
-@pytest.mark.parametrize(("game", "players", "games"), [("differenzler", None, 81), ("wizard", 5, 9), ("ohhell", 3, 7)])
+@pytest.mark.parametrize(("game", "players", "games"),
+                         [("differenzler", None, 81), ("wizard", 5, 9), ("ohhell", 3, 7), ("callpartner", 5, 33)])
 def test_random_pairs_play_the_games_that_the_one_game_loop_plays(game, players, games, monkeypatch):
     """``random_block`` plays random lineups' whole games two at a time: the numbers of ``builtin_block``, a game at
     a time, for an odd count and for Differenzler's games that end apart (one in a tie-break, the other over)."""
@@ -141,31 +142,26 @@ def test_strong_lineups_keep_a_kernel_call_per_seating(monkeypatch):
 
 @pytest.mark.parametrize("game", ["differenzler", "wizard", "ohhell", "callpartner"])
 def test_random_lineups_play_through_their_own_work_item(game, monkeypatch):
-    """``Game.work_item``: random bots only take the game's ``random_block``, but for the units it does not play:
-    Differenzler's and the exact-tricks family's play unchecked rounds and games in pairs, not ``--check``
-    (``random_games``, ``random_checked``), which takes ``builtin_block``; any other lineup of built-in bots takes
-    ``builtin_block``. (The digests cannot see a wrong choice: every work item plays the same rounds.)"""
+    """``Game.work_item``: random bots only take the game's ``random_block`` (single rounds and whole games, in
+    pairs) unless checked: ``--check`` takes ``builtin_block``, as any other lineup of built-in bots does. (The
+    digests cannot see a wrong choice: every work item plays the same rounds.)"""
     seats = get_game(game).seats()
     front, _, (random_lineup, *_) = seatings(game, ",".join(["random"] * seats))
     _, _, (mixed, *_) = seatings(game, ",".join(["heuristic"] + ["random"] * (seats - 1)))
     play = front.play_module
 
-    def chosen(table, single: bool, checked: bool):  # a kernel read through the instance is bound to it
-        block = front.work_item(table, False, single, checked)
+    def chosen(table, checked: bool):  # a kernel read through the instance is bound to it
+        block = front.work_item(table, False, checked)
         return getattr(block, "__func__", block)
 
-    assert chosen(random_lineup.table, True, False) is play.random_block
-    assert chosen(mixed.table, True, False) is play.builtin_block
-    paired = {"differenzler": ("games",), "wizard": ("games",), "ohhell": ("games",),
-              "callpartner": ("games", "--check")}  # fmt: skip
-    for single, checked, what in ((False, False, "games"), (True, True, "--check"), (False, True, "--check")):
-        expected = play.random_block if what in paired[game] else play.builtin_block
-        assert chosen(random_lineup.table, single, checked) is expected
-    asked = []  # and the batches say what they play (the exact-tricks family plays rounds as one-round games)
+    assert chosen(random_lineup.table, False) is play.random_block
+    assert chosen(random_lineup.table, True) is play.builtin_block
+    assert chosen(mixed.table, False) is play.builtin_block
+    asked = []  # and the batches say what they play
     work_item = type(front).work_item
     monkeypatch.setattr(type(front), "work_item", lambda self, *args: asked.append(args[1:]) or work_item(self, *args))
-    simulate(game, "random", rounds=3, progress=False)
-    assert asked and set(asked) == {(False, True, False)}  # (asking, single rounds, checked)
-    asked.clear()
-    simulate(game, "random", games=1, progress=False)
-    assert asked and set(asked) == {(False, False, False)}
+    for units in ({"rounds": 3}, {"games": 1}):
+        for check in (False, True):
+            asked.clear()
+            simulate(game, "random", **units, check=check, progress=False)
+            assert asked and set(asked) == {(False, check)}  # (asking, checked)

@@ -29,9 +29,7 @@ class BatchPart:
     play_module: ClassVar[Any] = Required("the game's cardsim/games/<game>/play.py (simulate_games, the batch kernel)")
     play_blocks: ClassVar[tuple] = Required(
         "the batch kernel's work items: for built-in bots only, and with a strong or numba bot")
-    random_block: ClassVar[Any] = None  # the work item for random bots only, where the game has one of its own
-    random_games: ClassVar[bool] = True  # it plays whole games too (else ``play_blocks`` do)
-    random_checked: ClassVar[bool] = True  # it plays ``--check`` runs too (else ``play_blocks`` do)
+    random_block: ClassVar[Any] = None  # the work item for random bots' unchecked units, in pairs, if the game has one
 
     @required
     def batch(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool, **options: Any
@@ -109,29 +107,25 @@ class BatchPart:
         return len(tables) // self.seats(rules)
 
     def simulate(self, rules: Any, lineup: Lineup, params: Any, seed: int, start: int, games: bool,
-                 checks: np.ndarray | None, out: tuple, tables: np.ndarray | None = None,
-                 single_rounds: bool | None = None) -> None:  # fmt: skip
+                 checks: np.ndarray | None, out: tuple, tables: np.ndarray | None = None) -> None:  # fmt: skip
         """The compiled batch kernel (``play.simulate_games``) over the units of ``out``, the game's tuple of result
         arrays: units ``start ..`` of ``seed``, single rounds or whole ``games``, played by ``lineup``, or by each
         seating of ``tables`` in turn (``seatings``; seating k's units at ``out[k * count + u]``). Each work item
         of its parallel loop is played by the game's ``play_blocks[asking]`` (asking: the lineup has a strong or
-        numba bot), or by its ``random_block`` for random bots only if it has one (``work_item``; ``single_rounds``:
-        the units are single rounds, by default ``not games``);
-        called through its address (``numba_bots.entry``)."""
+        numba bot), or by its ``random_block`` for random bots only if it has one (``work_item``); called through
+        its address (``numba_bots.entry``)."""
         table = lineup.table if tables is None else tables
         strong = self.strong_function(rules, table)
         args = (Work(np.uint64(seed), start, games, np.uint64(0)), params, table, strong, lineup.functions, checks,
                 out)  # fmt: skip
-        single = not games if single_rounds is None else single_rounds
-        block = self.work_item(table, strong is not None or lineup.functions is not None, single, checks is not None)
+        block = self.work_item(table, strong is not None or lineup.functions is not None, checks is not None)
         self.play_module.simulate_games(*args, entry(block, *self.scratch(params), *args))
 
-    def work_item(self, table: np.ndarray, asking: bool, single_rounds: bool, checked: bool) -> Any:
+    def work_item(self, table: np.ndarray, asking: bool, checked: bool) -> Any:
         """The work item that plays a lineup's units (``simulate``): ``play_blocks[asking]`` (asking: a strong or
-        numba bot), or ``random_block`` where the game has one and ``table`` seats random bots only, for the units
-        it plays (``random_games``, ``random_checked``)."""
-        served = (single_rounds or self.random_games) and (not checked or self.random_checked)
-        if self.random_block is not None and served and (table[:, 0] == self.builtin_bots["random"]).all():
+        numba bot), or ``random_block`` where the game has one, ``table`` seats random bots only and the units are
+        not ``checked`` (the pairs check nothing: ``--check`` takes ``play_blocks``)."""
+        if self.random_block is not None and not checked and (table[:, 0] == self.builtin_bots["random"]).all():
             return self.random_block
         return self.play_blocks[asking]
 

@@ -86,7 +86,7 @@ class CallPartner(Game):
     state_module = sm
     play_module = play
     play_blocks = (play.builtin_block, play.asking_block)
-    random_block = play.random_block  # its random lineups compile the random bot alone (cold compiles)
+    random_block = play.random_block  # random lineups' single deals and games, in pairs
     builtin_module = builtin
     strong_module = strong
     state_type = sm.State

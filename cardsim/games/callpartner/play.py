@@ -15,7 +15,6 @@ from numba import njit, prange
 
 import bots.callpartner as builtin
 import cardsim.audit as audit
-from bots.callpartner import ANY_LINEUP, RANDOM_LINEUP  # as globals: numba resolves them as it compiles
 from cardsim.arrays import copy_rows
 from cardsim.cards import FRENCH52, SUIT_SYMBOLS
 from cardsim.deal import Work
@@ -115,30 +114,105 @@ class Scratch(NamedTuple):
     allocating one and optimised by LLVM there again (about 1 s of a cold compile)."""
 
     state: State
+    lane: State  # the second deal of a pair (``random_block``)
     totals: np.ndarray  # int64[players]: a game's totals
+    lane_totals: np.ndarray  # the same for ``lane``'s game
     streams: np.ndarray  # uint64[players + 1, 4]: the deal's streams right after it (``redeal``)
+    lane_streams: np.ndarray  # the same for ``lane``
 
 
 @njit(cache=True)
 def scratch(p: Params) -> Scratch:
     """A work item's ``Scratch``."""
-    return Scratch(new_state(p.players), np.zeros(p.players, np.int64), np.zeros((p.players + 1, 4), np.uint64))
+    players = p.players
+    return Scratch(new_state(players), new_state(players), np.zeros(players, np.int64), np.zeros(players, np.int64),
+                   np.zeros((players + 1, 4), np.uint64), np.zeros((players + 1, 4), np.uint64))  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
 def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
                   checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """The units of ``work`` (a work item of ``simulate_games``, which calls it through its address: its code is
-    not linked into the kernel and optimised again) for a lineup of built-in bots (``_play_deals``)."""
-    _play_deals(scratch, work, p, bots, checks, out, ANY_LINEUP)
+    not linked into the kernel and optimised again) for a lineup of built-in bots, with no reference counts and the
+    round's deal and ``run_inline`` inlined: a call per round costs random self-play 9% and checked heuristic play
+    6% (docs/DESIGN.md, fast loops). ``checks``: see ``simulate_games``."""
+    s, _, totals, _, streams, _ = scratch
+    slots, points, scores, players = s.slots, s.points, s.scores, p.players
+    seatings = bots.shape[0] // players
+    once = seatings > 1 and not work.games  # single deals: dealt once for every seating
+    count = out.played.shape[0] // seatings
+    for g in range(*_units(work, count)):
+        for seating in range(seatings):
+            table, u = bots[seating * players : (seating + 1) * players], seating * count + g
+            for seat in range(players):  # a loop: a slice assignment per unit costs more than a random bot's bid
+                totals[seat] = 0
+            d = np.int64(0)
+            while d == 0 or (work.games and not game_over(totals, players, d, p.target, p.max_deals)):
+                _deal(s, streams, p, work, g, d, out.dealers[u, 0], seating > 0, once)
+                if checks is None:
+                    builtin.run_inline(s, p, table, builtin.PLAY_ON, builtin.NO_PASSER, None)
+                else:
+                    row = checks[u]
+                    audit_deal(row, s, p)
+                    builtin.run_inline(s, p, table, builtin.PLAY_ON, builtin.NO_PASSER, row)
+                    if audit.end(row, players, players * p.hand):
+                        raise BotFailure("a callpartner round broke an invariant (--check)")
+                _record(out, u, d, slots, points, scores, totals)
+                d += 1
+            out.played[u] = d
 
 
 @njit(cache=True, _nrt=False)
 def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
-                 checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
-    """``builtin_block`` for a lineup of random bots only (``Game.random_block``): its loop compiles the random
-    bot alone, and ``builtin_block``'s compiles no random lineup's fast loops (``run_inline``)."""
-    _play_deals(scratch, work, p, bots, checks, out, RANDOM_LINEUP)
+                 checks: None, out: Out) -> None:  # fmt: skip
+    """``builtin_block`` for unchecked units of random bots only (``Game.random_block``): two games (or single
+    deals) at a time, each deal of both played trick by trick in turn (``builtin.run_pair``): a deal is one chain
+    of dependent steps, and two chains keep the CPU busier than one. A game over while the other plays on, and an
+    odd last unit, is played beside a copy of the other's deal (the same deal: the same results, recorded once)."""
+    s, lane, totals, lane_totals, streams, lane_streams = scratch
+    players = p.players
+    seatings = bots.shape[0] // players
+    once = seatings > 1 and not work.games
+    count = out.played.shape[0] // seatings
+    first, end = _units(work, count)
+    for g in range(first, end, 2):
+        h = g + 1 if g + 1 < end else g
+        for seating in range(seatings):
+            table, u, v = bots[seating * players : (seating + 1) * players], seating * count + g, seating * count + h
+            for seat in range(players):
+                totals[seat], lane_totals[seat] = 0, 0
+            d = np.int64(0)
+            while True:
+                on = d == 0 or (work.games and not game_over(totals, players, d, p.target, p.max_deals))
+                lane_on = d == 0 or (work.games and not game_over(lane_totals, players, d, p.target, p.max_deals))
+                if not (on or lane_on):
+                    break
+                unit, row = (g, u) if on else (h, v)  # what each lane plays: a unit and its row of ``out``
+                lane_unit, lane_row = (h, v) if lane_on else (g, u)
+                _deal(s, streams, p, work, unit, d, out.dealers[row, 0], seating > 0, once)
+                _deal(lane, lane_streams, p, work, lane_unit, d, out.dealers[lane_row, 0], seating > 0, once)
+                builtin.run_pair(s, lane, p, table)
+                if on:
+                    _record(out, u, d, s.slots, s.points, s.scores, totals)
+                    out.played[u] = d + 1
+                if lane_on:
+                    _record(out, v, d, lane.slots, lane.points, lane.scores, lane_totals)
+                    out.played[v] = d + 1
+                d += 1
+
+
+@njit(cache=True, inline="always")
+def _deal(s: State, streams: np.ndarray, p: Params, work: Work, g: int, d: int, dealer: int, again: bool,
+          once: bool) -> None:  # fmt: skip
+    """Deal ``d`` of unit ``work.start + g`` dealt into ``s`` (``dealer``: deal 0's in ``out``, see
+    ``round_dealer``); with ``once`` (a single deal in several seatings) the deal's streams are kept in ``streams``
+    and a seating after the first (``again``) starts the same deal again (``redeal``)."""
+    if again and once:
+        redeal(s, p, streams)
+    else:
+        deal_inline(s, p, work.seed, work.start + g, d, round_dealer(dealer, d, p.players), NO_SEAT)
+        if once:
+            copy_rows(streams, s.rng, p.players + 1)
 
 
 @njit(cache=True)
@@ -149,7 +223,7 @@ def asking_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
     (numba does not prune an ``is None`` test of an array argument). Such a bot's own stream is seeded from the
     round's key when it first decides (``state.bot_stream``). Each seating deals its own round (``deal``, not
     inlined: what a strong lineup compiles stays small)."""
-    s, totals, _ = scratch
+    s, _, totals, _, _, _ = scratch
     slots, players = s.slots, p.players
     seatings = bots.shape[0] // players
     count = out.played.shape[0] // seatings
@@ -165,45 +239,6 @@ def asking_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
                 else:
                     run(s, p, table, strong_bots, users)
                 _record(out, u, d, slots, s.points, s.scores, totals)
-                d += 1
-            out.played[u] = d
-
-
-@njit(cache=True, inline="always")
-def _play_deals(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, checks: np.ndarray | None, out: Out,
-                random_lineup: bool) -> None:  # fmt: skip
-    """The units of ``work`` with no reference counts and the round's ``deal`` and ``run`` inlined: a call per
-    round costs random self-play 9% and checked heuristic play 6% (docs/DESIGN.md, fast loops). Inlined into
-    ``builtin_block`` and ``random_block``, whose ``random_lineup`` constant numba resolves as it compiles each
-    (``run_inline``). ``checks``: see ``simulate_games``."""
-    s, totals, streams = scratch
-    slots, points, scores, players = s.slots, s.points, s.scores, p.players
-    seatings = bots.shape[0] // players
-    once = seatings > 1 and not work.games  # single deals: dealt once for every seating
-    count = out.played.shape[0] // seatings
-    for g in range(*_units(work, count)):
-        for seating in range(seatings):
-            table, u = bots[seating * players : (seating + 1) * players], seating * count + g
-            for seat in range(players):  # a loop: a slice assignment per unit costs more than a random bot's bid
-                totals[seat] = 0
-            d = np.int64(0)
-            while d == 0 or (work.games and not game_over(totals, players, d, p.target, p.max_deals)):
-                if seating > 0 and once:
-                    redeal(s, p, streams)
-                else:
-                    dealer = round_dealer(out.dealers[u, 0], d, players)
-                    deal_inline(s, p, work.seed, work.start + g, d, dealer, NO_SEAT)
-                    if once:
-                        copy_rows(streams, s.rng, players + 1)
-                if checks is None:
-                    builtin.run_inline(s, p, table, builtin.PLAY_ON, builtin.NO_PASSER, None, random_lineup)
-                else:
-                    row = checks[u]
-                    audit_deal(row, s, p)
-                    builtin.run_inline(s, p, table, builtin.PLAY_ON, builtin.NO_PASSER, row, random_lineup)
-                    if audit.end(row, players, players * p.hand):
-                        raise BotFailure("a callpartner round broke an invariant (--check)")
-                _record(out, u, d, slots, points, scores, totals)
                 d += 1
             out.played[u] = d
 

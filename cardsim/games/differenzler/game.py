@@ -95,7 +95,6 @@ class Differenzler(Game):
     play_module = play
     play_blocks = (play.builtin_block, play.asking_block)
     random_block = play.random_block  # random lineups' single rounds and games, in pairs
-    random_checked = False
     builtin_module = builtin
     strong_module = strong
     state_type = State
