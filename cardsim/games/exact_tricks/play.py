@@ -106,14 +106,12 @@ class Scratch(NamedTuple):
     state: State
     lane: State  # the second round of a pair (``random_block``)
     streams: np.ndarray  # uint64[players + 1, 4]: the deal's streams right after it (``redeal``)
-    lane_streams: np.ndarray  # the same for ``lane``
 
 
 @njit(cache=True)
 def scratch(p: Params) -> Scratch:
     """A work item's ``Scratch``."""
-    return Scratch(new_state(p.players), new_state(p.players), np.zeros((p.players + 1, 4), np.uint64),
-                   np.zeros((p.players + 1, 4), np.uint64))  # fmt: skip
+    return Scratch(new_state(p.players), new_state(p.players), np.zeros((p.players + 1, 4), np.uint64))
 
 
 @njit(cache=True, _nrt=False)
@@ -124,7 +122,7 @@ def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, str
     ``work.games`` is always true), in every seating of ``bots`` (see ``simulate_games``; a single round is dealt
     once and dealt again by ``redeal`` for the other seatings), on one State unpacked once (see ``state.step``)."""
     seed, start, _, block = work
-    s, _, streams, _ = scratch
+    s, _, streams = scratch
     slots, hands, dealt, bid, won, log, rng, _ = s
     players = p.players
     seatings = bots.shape[0] // players
@@ -155,14 +153,14 @@ def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
     rounds) at a time, each round of both dealt card by card and played trick by trick in turn (``state.deal_pair``,
     ``builtin.run_pair``): a round is one chain of dependent steps, and two chains keep the CPU busier than one.
     Both games have the schedule's rounds. An odd last unit is played beside a copy of itself (the same game: the
-    same results)."""
+    same results). Each seating deals its rounds afresh, the same deal that ``redeal`` restores for the built-in
+    loop: one loop for rounds and games, and a cold compile 1.1 s shorter (docs/performance.md)."""
     seed, start, _, block = work
-    s, lane, streams, lane_streams = scratch
+    s, lane, _ = scratch
     players = p.players
     seatings = bots.shape[0] // players
     count = out.dealers.shape[0] // seatings
     rounds = p.schedule.shape[0]
-    once = seatings > 1 and rounds == 1  # single rounds: dealt once for every seating
     end = min(count, (block + 1) * BLOCK)
     for g in range(block * BLOCK, end, 2):
         h = g + 1 if g + 1 < end else g
@@ -170,26 +168,11 @@ def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
             table, u = bots[seating * players : (seating + 1) * players], seating * count + g
             seats = builtin.Seats(table, np.int64(0), builtin.game_data(p))
             for r in range(rounds):
-                if seating > 0 and once:  # the same two rounds again (see ``_deal``)
-                    _redeal_pair(scratch, p.fixed_trumps[0])
-                else:  # both dealt card by card in turn
-                    deal_pair(s, lane, p, seed, start + g, start + h, r, round_dealer(out.dealers[u, 0], r, players),
-                              round_dealer(out.dealers[u + h - g, 0], r, players))  # fmt: skip
-                    if once:
-                        copy_rows(streams, s.rng, s.rng.shape[0])
-                        copy_rows(lane_streams, lane.rng, lane.rng.shape[0])
+                deal_pair(s, lane, p, seed, start + g, start + h, r, round_dealer(out.dealers[u, 0], r, players),
+                          round_dealer(out.dealers[u + h - g, 0], r, players))  # fmt: skip
                 builtin.run_pair(s, lane, seats)
                 _record(out, u, r, s.slots, s.bids, s.won, p)
                 _record(out, u + h - g, r, lane.slots, lane.bids, lane.won, p)
-
-
-@njit(cache=True, _nrt=False)
-def _redeal_pair(scratch: Scratch, fixed_trump: int) -> None:
-    """``redeal`` of ``random_block``'s two rounds, for the seatings after the first: a call, as it is rare (a
-    second copy of ``redeal`` inlined cost the work item's cold compile more than the call costs)."""
-    s, lane, streams, lane_streams = scratch
-    redeal(s.slots, s.hands, s.dealt, s.bids, s.won, s.rng, streams, fixed_trump)
-    redeal(lane.slots, lane.hands, lane.dealt, lane.bids, lane.won, lane.rng, lane_streams, fixed_trump)
 
 
 @njit(cache=True, inline="always")
