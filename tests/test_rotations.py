@@ -71,6 +71,7 @@ def test_random_pairs_play_the_games_that_the_one_game_loop_plays(game, players,
                                       players)  # fmt: skip
     paired = front.run(rules, lineup, SEED, 0, games, True)
     monkeypatch.setattr(type(front), "random_block", None)  # every lineup through ``play_blocks``
+    monkeypatch.setattr(type(front), "random_games_block", None)
     assert_same(paired, front.run(rules, lineup, SEED, 0, games, True))
     if game == "differenzler":  # games 10, 57 and 79 of seed 7 have a tie-break
         assert (paired.played[0:-1:2] != paired.played[1::2]).any()  # some pair ended apart
@@ -143,20 +144,22 @@ def test_strong_lineups_keep_a_kernel_call_per_seating(monkeypatch):
 @pytest.mark.parametrize("game", ["differenzler", "wizard", "ohhell", "callpartner"])
 def test_random_lineups_play_through_their_own_work_item(game, monkeypatch):
     """``Game.work_item``: random bots only take the game's ``random_block`` (single rounds and whole games, in
-    pairs) unless checked: ``--check`` takes ``builtin_block``, as any other lineup of built-in bots does. (The
-    digests cannot see a wrong choice: every work item plays the same rounds.)"""
+    pairs; whole games its ``random_games_block`` where it has one) unless checked: ``--check`` takes
+    ``builtin_block``, as any other lineup of built-in bots does. (The digests cannot see a wrong choice: every work
+    item plays the same rounds.)"""
     seats = get_game(game).seats()
     front, _, (random_lineup, *_) = seatings(game, ",".join(["random"] * seats))
     _, _, (mixed, *_) = seatings(game, ",".join(["heuristic"] + ["random"] * (seats - 1)))
     play = front.play_module
 
-    def chosen(table, checked: bool):  # a kernel read through the instance is bound to it
-        block = front.work_item(table, False, checked)
+    def chosen(table, checked: bool, games: bool = False):  # a kernel read through the instance is bound to it
+        block = front.work_item(table, False, checked, games)
         return getattr(block, "__func__", block)
 
     assert chosen(random_lineup.table, False) is play.random_block
-    assert chosen(random_lineup.table, True) is play.builtin_block
-    assert chosen(mixed.table, False) is play.builtin_block
+    assert chosen(random_lineup.table, False, True) is getattr(play, "random_games_block", play.random_block)
+    assert chosen(random_lineup.table, True) is chosen(random_lineup.table, True, True) is play.builtin_block
+    assert chosen(mixed.table, False) is chosen(mixed.table, False, True) is play.builtin_block
     asked = []  # and the batches say what they play
     work_item = type(front).work_item
     monkeypatch.setattr(type(front), "work_item", lambda self, *args: asked.append(args[1:]) or work_item(self, *args))
@@ -164,4 +167,4 @@ def test_random_lineups_play_through_their_own_work_item(game, monkeypatch):
         for check in (False, True):
             asked.clear()
             simulate(game, "random", **units, check=check, progress=False)
-            assert asked and set(asked) == {(False, check)}  # (asking, checked)
+            assert asked and set(asked) == {(False, check, "games" in units)}  # (asking, checked, games)

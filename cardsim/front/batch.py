@@ -30,6 +30,7 @@ class BatchPart:
     play_blocks: ClassVar[tuple] = Required(
         "the batch kernel's work items: for built-in bots only, and with a strong or numba bot")
     random_block: ClassVar[Any] = None  # the work item for random bots' unchecked units, in pairs, if the game has one
+    random_games_block: ClassVar[Any] = None  # the same for whole games where it has one of its own (else random_block)
 
     @required
     def batch(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool, **options: Any
@@ -112,21 +113,22 @@ class BatchPart:
         arrays: units ``start ..`` of ``seed``, single rounds or whole ``games``, played by ``lineup``, or by each
         seating of ``tables`` in turn (``seatings``; seating k's units at ``out[k * count + u]``). Each work item
         of its parallel loop is played by the game's ``play_blocks[asking]`` (asking: the lineup has a strong or
-        numba bot), or by its ``random_block`` for random bots only if it has one (``work_item``); called through
-        its address (``numba_bots.entry``)."""
+        numba bot), or by its ``random_block`` (``random_games_block``) for random bots only if it has one
+        (``work_item``); called through its address (``numba_bots.entry``)."""
         table = lineup.table if tables is None else tables
         strong = self.strong_function(rules, table)
         args = (Work(np.uint64(seed), start, games, np.uint64(0)), params, table, strong, lineup.functions, checks,
                 out)  # fmt: skip
-        block = self.work_item(table, strong is not None or lineup.functions is not None, checks is not None)
+        block = self.work_item(table, strong is not None or lineup.functions is not None, checks is not None, games)
         self.play_module.simulate_games(*args, entry(block, *self.scratch(params), *args))
 
-    def work_item(self, table: np.ndarray, asking: bool, checked: bool) -> Any:
+    def work_item(self, table: np.ndarray, asking: bool, checked: bool, games: bool) -> Any:
         """The work item that plays a lineup's units (``simulate``): ``play_blocks[asking]`` (asking: a strong or
         numba bot), or ``random_block`` where the game has one, ``table`` seats random bots only and the units are
-        not ``checked`` (the pairs check nothing: ``--check`` takes ``play_blocks``)."""
+        not ``checked`` (the pairs check nothing: ``--check`` takes ``play_blocks``); for ``games``, its
+        ``random_games_block`` if it has one of its own."""
         if self.random_block is not None and not checked and (table[:, 0] == self.builtin_bots["random"]).all():
-            return self.random_block
+            return self.random_games_block if games and self.random_games_block is not None else self.random_block
         return self.play_blocks[asking]
 
     def scratch(self, params: Any) -> tuple:

@@ -294,7 +294,7 @@ def _speaker(ev: Any) -> Notice | None:
 
 
 # each game's batch kernel and the work items it calls through their address (``Game.simulate``)
-BATCH_KERNELS = ("simulate_games", "play_block", "builtin_block", "random_block", "asking_block")
+BATCH_KERNELS = ("simulate_games", "play_block", "builtin_block", "random_block", "random_games_block", "asking_block")
 
 
 def _kind_of(module: str, function: Any, args: tuple, callers: tuple[str, ...] = ()) -> tuple[str | None, str]:

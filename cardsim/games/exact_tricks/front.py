@@ -80,7 +80,7 @@ class ExactTricksGame(Game, abstract=True):
         checks = check_counts(check, units)
         if lineup.compiled and engine != "python":
             out = Out(dealers, turned, trumps, bids, tricks, scores)
-            self.simulate(rules, lineup, p, seed, start, True, checks, out, tables)  # rounds: 1-round games
+            self.simulate(rules, lineup, p, seed, start, games, checks, out, tables)  # the kernels: 1-round games
         else:
             for u in range(count):
                 for r, s in enumerate(self.play_unit_py(rules, lineup, seed, start + u, games, check=check)):
@@ -104,7 +104,8 @@ class ExactTricksGame(Game, abstract=True):
     state_module = st
     play_module = play
     play_blocks = (play.builtin_block, play.asking_block)
-    random_block = play.random_block  # random lineups' single rounds and games, in pairs
+    random_block = play.random_block  # random lineups' single rounds, in pairs
+    random_games_block = play.random_games_block  # and their games
     builtin_module = builtin
     strong_module = strong
     state_type = st.State

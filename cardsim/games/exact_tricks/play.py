@@ -118,9 +118,10 @@ def scratch(p: Params) -> Scratch:
 def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
                   checks: np.ndarray | None, out: Out) -> None:  # fmt: skip
     """The units of one work item of ``simulate_games`` (which calls it through its address: its code is not
-    linked into the kernel and optimised again) for a lineup of built-in bots (each a game of the schedule:
-    ``work.games`` is always true), in every seating of ``bots`` (see ``simulate_games``; a single round is dealt
-    once and dealt again by ``redeal`` for the other seatings), on one State unpacked once (see ``state.step``)."""
+    linked into the kernel and optimised again) for a lineup of built-in bots (each unit a game of the schedule,
+    which has one round for single rounds: ``work.games`` is not read), in every seating of ``bots`` (see
+    ``simulate_games``; a single round is dealt once and dealt again by ``redeal`` for the other seatings), on one
+    State unpacked once (see ``state.step``)."""
     seed, start, _, block = work
     s, _, streams = scratch
     slots, hands, dealt, bid, won, log, rng, _ = s
@@ -149,30 +150,56 @@ def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, str
 @njit(cache=True, _nrt=False)
 def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
                  checks: None, out: Out) -> None:  # fmt: skip
-    """``builtin_block`` for unchecked units of random bots only (``Game.random_block``): two games (or single
-    rounds) at a time, each round of both dealt card by card and played trick by trick in turn (``state.deal_pair``,
-    ``builtin.run_pair``): a round is one chain of dependent steps, and two chains keep the CPU busier than one.
-    Both games have the schedule's rounds. An odd last unit is played beside a copy of itself (the same game: the
-    same results). Each seating deals its rounds afresh, the same deal that ``redeal`` restores for the built-in
-    loop: one loop for rounds and games, and a cold compile 1.1 s shorter (docs/performance.md)."""
+    """``builtin_block`` for unchecked single rounds of random bots only (``Game.random_block``): two at a time,
+    both dealt card by card and played trick by trick in turn (``_play_pair``): a round is one chain of dependent
+    steps, and two chains keep the CPU busier than one. An odd last unit is played beside a copy of itself (the same
+    round: the same results). Each seating deals its round afresh, the same deal that ``redeal`` restores for the
+    built-in loop. Whole games take ``random_games_block``: single rounds inside a loop over a game's rounds ran 5%
+    slower on a Xeon, for the same work (docs/performance.md)."""
     seed, start, _, block = work
-    s, lane, _ = scratch
     players = p.players
     seatings = bots.shape[0] // players
     count = out.dealers.shape[0] // seatings
-    rounds = p.schedule.shape[0]
+    end = min(count, (block + 1) * BLOCK)
+    zero, drawn = np.int64(0), np.int64(-1)  # round 0, its dealer drawn (not literals: see ``run``)
+    for g in range(block * BLOCK, end, 2):
+        h = g + 1 if g + 1 < end else g
+        for seating in range(seatings):
+            u = seating * count + g
+            _play_pair(scratch, p, bots[seating * players : (seating + 1) * players], seed, start + g, start + h,
+                       zero, drawn, drawn, out, u, u + h - g)  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def random_games_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
+                       checks: None, out: Out) -> None:  # fmt: skip
+    """``random_block`` for whole games (``Game.random_games_block``): two games at a time, round ``r`` of each
+    beside round ``r`` of the other (both have the schedule's rounds)."""
+    seed, start, _, block = work
+    players = p.players
+    seatings = bots.shape[0] // players
+    count = out.dealers.shape[0] // seatings
     end = min(count, (block + 1) * BLOCK)
     for g in range(block * BLOCK, end, 2):
         h = g + 1 if g + 1 < end else g
         for seating in range(seatings):
-            table, u = bots[seating * players : (seating + 1) * players], seating * count + g
-            seats = builtin.Seats(table, np.int64(0), builtin.game_data(p))
-            for r in range(rounds):
-                deal_pair(s, lane, p, seed, start + g, start + h, r, round_dealer(out.dealers[u, 0], r, players),
-                          round_dealer(out.dealers[u + h - g, 0], r, players))  # fmt: skip
-                builtin.run_pair(s, lane, seats)
-                _record(out, u, r, s.slots, s.bids, s.won, p)
-                _record(out, u + h - g, r, lane.slots, lane.bids, lane.won, p)
+            table, u, v = bots[seating * players : (seating + 1) * players], seating * count + g, seating * count + h
+            for r in range(p.schedule.shape[0]):
+                dealer, other_dealer = round_dealer(out.dealers[u, 0], r, players), round_dealer(out.dealers[v, 0], r,
+                                                                                                 players)  # fmt: skip
+                _play_pair(scratch, p, table, seed, start + g, start + h, r, dealer, other_dealer, out, u, v)
+
+
+@njit(cache=True, inline="always")
+def _play_pair(scratch: Scratch, p: Params, table: np.ndarray, seed: np.uint64, unit: int, other_unit: int, r: int,
+               dealer: int, other_dealer: int, out: Out, u: int, v: int) -> None:  # fmt: skip
+    """Round ``r`` of ``unit`` (by ``dealer``, see ``round_dealer``) and of ``other_unit`` dealt at once
+    (``state.deal_pair``), played by random bots (``builtin.run_pair``) and recorded at rows ``u`` and ``v``."""
+    s, lane, _ = scratch
+    deal_pair(s, lane, p, seed, unit, other_unit, r, dealer, other_dealer)
+    builtin.run_pair(s, lane, builtin.Seats(table, np.int64(0), builtin.game_data(p)))
+    _record(out, u, r, s.slots, s.bids, s.won, p)
+    _record(out, v, r, lane.slots, lane.bids, lane.won, p)
 
 
 @njit(cache=True, inline="always")
