@@ -118,6 +118,7 @@ class Scratch(NamedTuple):
     totals: np.ndarray  # int64[players]: a game's totals
     lane_totals: np.ndarray  # the same for ``lane``'s game
     streams: np.ndarray  # uint64[players + 1, 4]: the deal's streams right after it (``redeal``)
+    lane_streams: np.ndarray  # the same for ``lane``
 
 
 @njit(cache=True)
@@ -125,7 +126,7 @@ def scratch(p: Params) -> Scratch:
     """A work item's ``Scratch``."""
     players = p.players
     return Scratch(new_state(players), new_state(players), np.zeros(players, np.int64), np.zeros(players, np.int64),
-                   np.zeros((players + 1, 4), np.uint64))  # fmt: skip
+                   np.zeros((players + 1, 4), np.uint64), np.zeros((players + 1, 4), np.uint64))  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -135,7 +136,7 @@ def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, str
     not linked into the kernel and optimised again) for a lineup of built-in bots, with no reference counts and the
     round's deal and ``run_inline`` inlined: a call per round costs random self-play 9% and checked heuristic play
     6% (docs/DESIGN.md, fast loops). ``checks``: see ``simulate_games``."""
-    s, _, totals, _, streams = scratch
+    s, _, totals, _, streams, _ = scratch
     slots, points, scores, players = s.slots, s.points, s.scores, p.players
     seatings = bots.shape[0] // players
     once = seatings > 1 and not work.games  # single deals: dealt once for every seating
@@ -168,11 +169,11 @@ def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
     deals) at a time, each deal of both played trick by trick in turn (``builtin.run_pair``): a deal is one chain
     of dependent steps, and two chains keep the CPU busier than one. A game over while the other plays on, and an
     odd last unit, is played beside a copy of the other's deal (the same deal: the same results, recorded once).
-    Each seating deals its deals afresh, the same deal that ``redeal`` restores for the built-in loop
-    (``exact_tricks.play.random_block``)."""
-    s, lane, totals, lane_totals, _ = scratch
+    Single deals in several seatings: dealt once, as in ``builtin_block``."""
+    s, lane, totals, lane_totals, streams, lane_streams = scratch
     players = p.players
     seatings = bots.shape[0] // players
+    once = seatings > 1 and not work.games  # single deals: dealt once for every seating
     count = out.played.shape[0] // seatings
     first, end = _units(work, count)
     for g in range(first, end, 2):
@@ -189,10 +190,16 @@ def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
                     break
                 unit, row = (g, u) if on else (h, v)  # what each lane plays: a unit and its row of ``out``
                 lane_unit, lane_row = (h, v) if lane_on else (g, u)
-                seed, start = work.seed, work.start
-                deal_inline(s, p, seed, start + unit, d, round_dealer(out.dealers[row, 0], d, players), NO_SEAT)
-                deal_inline(lane, p, seed, start + lane_unit, d, round_dealer(out.dealers[lane_row, 0], d, players),
-                            NO_SEAT)  # fmt: skip
+                if seating > 0 and once:  # the same two deals again
+                    _redeal_pair(scratch, p)
+                else:
+                    seed, start = work.seed, work.start
+                    deal_inline(s, p, seed, start + unit, d, round_dealer(out.dealers[row, 0], d, players), NO_SEAT)
+                    deal_inline(lane, p, seed, start + lane_unit, d, round_dealer(out.dealers[lane_row, 0], d,
+                                                                                   players), NO_SEAT)  # fmt: skip
+                    if once:
+                        copy_rows(streams, s.rng, players + 1)
+                        copy_rows(lane_streams, lane.rng, players + 1)
                 builtin.run_pair(s, lane, p, table)
                 if on:
                     _record(out, u, d, s.slots, s.points, s.scores, totals)
@@ -201,6 +208,15 @@ def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
                     _record(out, v, d, lane.slots, lane.points, lane.scores, lane_totals)
                     out.played[v] = d + 1
                 d += 1
+
+
+@njit(cache=True, _nrt=False)
+def _redeal_pair(scratch: Scratch, p: Params) -> None:
+    """``redeal`` of ``random_block``'s two deals for the seatings after the first: a call, as it is rare (inlined
+    into the work item, it costs its cold compile)."""
+    s, lane, _, _, streams, lane_streams = scratch
+    for state, kept in ((s, streams), (lane, lane_streams)):  # one copy of ``redeal`` to compile
+        redeal(state, p, kept)
 
 
 @njit(cache=True, inline="always")
@@ -225,7 +241,7 @@ def asking_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
     (numba does not prune an ``is None`` test of an array argument). Such a bot's own stream is seeded from the
     round's key when it first decides (``state.bot_stream``). Each seating deals its own round (``deal``, not
     inlined: what a strong lineup compiles stays small)."""
-    s, _, totals, _, _ = scratch
+    s, _, totals, _, _, _ = scratch
     slots, players = s.slots, p.players
     seatings = bots.shape[0] // players
     count = out.played.shape[0] // seatings

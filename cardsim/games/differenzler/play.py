@@ -90,6 +90,7 @@ class Scratch(NamedTuple):
     lane_totals: np.ndarray  # the same for ``lane``'s game
     penalties: np.ndarray  # int64[players]: a round's
     streams: np.ndarray  # uint64[players + 1, 4]: the deal's streams right after it (``redeal``)
+    lane_streams: np.ndarray  # the same for ``lane``
 
 
 @njit(cache=True)
@@ -97,7 +98,8 @@ def scratch(p: Params) -> Scratch:
     """A work item's ``Scratch``."""
     players = np.int64(PLAYERS)
     return Scratch(new_state(players), new_state(players), np.zeros(PLAYERS, np.int64), np.zeros(PLAYERS, np.int64),
-                   np.zeros(PLAYERS, np.int64), np.zeros((PLAYERS + 1, 4), np.uint64))  # fmt: skip
+                   np.zeros(PLAYERS, np.int64), np.zeros((PLAYERS + 1, 4), np.uint64),
+                   np.zeros((PLAYERS + 1, 4), np.uint64))  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -108,7 +110,7 @@ def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, str
     every seating of ``bots`` (see ``simulate_games``): a single round is dealt once and dealt again by ``redeal``
     for the other seatings. Deal, run and scores of the state machine in their array forms."""
     seed, start, games, block = work
-    s, _, totals, _, penalties, streams = scratch
+    s, _, totals, _, penalties, streams, _ = scratch
     sl, hands, dealt, points, predictions, history, rng = s.slots, s.hands, s.dealt, s.points, s.predictions, \
         s.history, s.rng  # fmt: skip
     seatings = bots.shape[0] // PLAYERS
@@ -142,11 +144,11 @@ def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
     rounds) at a time, each round of both played card by card in turn (``builtin.run_pair``): a round is one chain
     of dependent steps, and two chains keep the CPU busier than one. A game that is over while the other plays a
     tie-break, and an odd last unit, is played beside a copy of the other's round (the same round: the same
-    results, recorded once). Each seating deals its rounds afresh, the same deal that ``redeal`` restores for the
-    built-in loop (``exact_tricks.play.random_block``)."""
+    results, recorded once). Single rounds in several seatings: dealt once, as in ``builtin_block``."""
     seed, start, games, block = work
-    s, lane, totals, lane_totals, penalties, _ = scratch
+    s, lane, totals, lane_totals, penalties, streams, lane_streams = scratch
     seatings = bots.shape[0] // PLAYERS
+    once = seatings > 1 and not games  # single rounds: dealt once for every seating
     count = out.rounds_played.shape[0] // seatings
     end = min(count, (block + 1) * BLOCK)
     for g in range(block * BLOCK, end, 2):
@@ -163,10 +165,16 @@ def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
                     break
                 unit, row = (g, u) if on else (h, v)  # what each lane plays: a unit and its row of ``out``
                 lane_unit, lane_row = (h, v) if lane_on else (g, u)
-                deal_arrays(s.slots, s.hands, s.dealt, s.points, s.rng, seed, start + unit, r,
-                            round_dealer(out.first_hands[row, 0], r, PLAYERS))  # fmt: skip
-                deal_arrays(lane.slots, lane.hands, lane.dealt, lane.points, lane.rng, seed, start + lane_unit, r,
-                            round_dealer(out.first_hands[lane_row, 0], r, PLAYERS))  # fmt: skip
+                if seating > 0 and once:  # the same two rounds again
+                    _redeal_pair(scratch)
+                else:
+                    deal_arrays(s.slots, s.hands, s.dealt, s.points, s.rng, seed, start + unit, r,
+                                round_dealer(out.first_hands[row, 0], r, PLAYERS))  # fmt: skip
+                    deal_arrays(lane.slots, lane.hands, lane.dealt, lane.points, lane.rng, seed, start + lane_unit, r,
+                                round_dealer(out.first_hands[lane_row, 0], r, PLAYERS))  # fmt: skip
+                    if once:
+                        copy_rows(streams, s.rng, s.rng.shape[0])
+                        copy_rows(lane_streams, lane.rng, lane.rng.shape[0])
                 builtin.run_pair(s, lane, table)
                 if on:
                     _record(out, u, r, s.slots, s.predictions, s.points, s.history, penalties, totals, p)
@@ -176,6 +184,15 @@ def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
                             lane_totals, p)  # fmt: skip
                     out.rounds_played[v] = r + 1
                 r += 1
+
+
+@njit(cache=True, _nrt=False)
+def _redeal_pair(scratch: Scratch) -> None:
+    """``redeal`` of ``random_block``'s two rounds for the seatings after the first: a call, as it is rare (inlined
+    into the work item, it costs its cold compile)."""
+    s, lane, _, _, _, streams, lane_streams = scratch
+    for state, kept in ((s, streams), (lane, lane_streams)):  # one copy of ``redeal`` to compile
+        redeal(state.slots, state.hands, state.dealt, state.points, state.rng, kept)
 
 
 @njit(cache=True, inline="always")
@@ -199,7 +216,7 @@ def asking_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
     a function of its own (``Game.play_blocks``), so that a strong lineup does not compile the built-in loops.
     Each seating deals its own round."""
     seed, start, games, block = work
-    s, _, totals, _, penalties, _ = scratch
+    s, _, totals, _, penalties, _, _ = scratch
     seatings = bots.shape[0] // PLAYERS
     count = out.rounds_played.shape[0] // seatings
     for g in range(block * BLOCK, min(count, (block + 1) * BLOCK)):

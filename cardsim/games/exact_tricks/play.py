@@ -106,12 +106,14 @@ class Scratch(NamedTuple):
     state: State
     lane: State  # the second round of a pair (``random_block``)
     streams: np.ndarray  # uint64[players + 1, 4]: the deal's streams right after it (``redeal``)
+    lane_streams: np.ndarray  # the same for ``lane``
 
 
 @njit(cache=True)
 def scratch(p: Params) -> Scratch:
     """A work item's ``Scratch``."""
-    return Scratch(new_state(p.players), new_state(p.players), np.zeros((p.players + 1, 4), np.uint64))
+    return Scratch(new_state(p.players), new_state(p.players), np.zeros((p.players + 1, 4), np.uint64),
+                   np.zeros((p.players + 1, 4), np.uint64))  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -123,7 +125,7 @@ def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, str
     ``simulate_games``; a single round is dealt once and dealt again by ``redeal`` for the other seatings), on one
     State unpacked once (see ``state.step``)."""
     seed, start, _, block = work
-    s, _, streams = scratch
+    s, _, streams, _ = scratch
     slots, hands, dealt, bid, won, log, rng, _ = s
     players = p.players
     seatings = bots.shape[0] // players
@@ -151,23 +153,31 @@ def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, str
 def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
                  checks: None, out: Out) -> None:  # fmt: skip
     """``builtin_block`` for unchecked single rounds of random bots only (``Game.random_block``): two at a time,
-    both dealt card by card and played trick by trick in turn (``_play_pair``): a round is one chain of dependent
-    steps, and two chains keep the CPU busier than one. An odd last unit is played beside a copy of itself (the same
-    round: the same results). Each seating deals its round afresh, the same deal that ``redeal`` restores for the
-    built-in loop. Whole games take ``random_games_block``: single rounds inside a loop over a game's rounds ran 5%
-    slower on a Xeon, for the same work (docs/performance.md)."""
+    both dealt card by card and played trick by trick in turn (``state.deal_pair``, ``_play_pair``): a round is one
+    chain of dependent steps, and two chains keep the CPU busier than one. An odd last unit is played beside a copy
+    of itself (the same round: the same results). Dealt once for every seating, as in ``builtin_block``. Whole games
+    take ``random_games_block``: single rounds inside a loop over a game's rounds ran 5% slower on a Xeon, for the
+    same work (docs/performance.md)."""
     seed, start, _, block = work
+    s, lane, streams, lane_streams = scratch
     players = p.players
     seatings = bots.shape[0] // players
     count = out.dealers.shape[0] // seatings
+    once = seatings > 1
     end = min(count, (block + 1) * BLOCK)
     zero, drawn = np.int64(0), np.int64(-1)  # round 0, its dealer drawn (not literals: see ``run``)
     for g in range(block * BLOCK, end, 2):
         h = g + 1 if g + 1 < end else g
         for seating in range(seatings):
             u = seating * count + g
-            _play_pair(scratch, p, bots[seating * players : (seating + 1) * players], seed, start + g, start + h,
-                       zero, drawn, drawn, out, u, u + h - g)  # fmt: skip
+            if seating > 0:  # the same two rounds again (see ``_deal``)
+                _redeal_pair(scratch, p.fixed_trumps[0])
+            else:  # both dealt card by card in turn
+                deal_pair(s, lane, p, seed, start + g, start + h, zero, drawn, drawn)
+                if once:
+                    copy_rows(streams, s.rng, s.rng.shape[0])
+                    copy_rows(lane_streams, lane.rng, lane.rng.shape[0])
+            _play_pair(scratch, p, bots[seating * players : (seating + 1) * players], zero, out, u, u + h - g)
 
 
 @njit(cache=True, _nrt=False)
@@ -176,6 +186,7 @@ def random_games_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray
     """``random_block`` for whole games (``Game.random_games_block``): two games at a time, round ``r`` of each
     beside round ``r`` of the other (both have the schedule's rounds)."""
     seed, start, _, block = work
+    s, lane, _, _ = scratch
     players = p.players
     seatings = bots.shape[0] // players
     count = out.dealers.shape[0] // seatings
@@ -185,21 +196,28 @@ def random_games_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray
         for seating in range(seatings):
             table, u, v = bots[seating * players : (seating + 1) * players], seating * count + g, seating * count + h
             for r in range(p.schedule.shape[0]):
-                dealer, other_dealer = round_dealer(out.dealers[u, 0], r, players), round_dealer(out.dealers[v, 0], r,
-                                                                                                 players)  # fmt: skip
-                _play_pair(scratch, p, table, seed, start + g, start + h, r, dealer, other_dealer, out, u, v)
+                deal_pair(s, lane, p, seed, start + g, start + h, r, round_dealer(out.dealers[u, 0], r, players),
+                          round_dealer(out.dealers[v, 0], r, players))  # fmt: skip
+                _play_pair(scratch, p, table, r, out, u, v)
 
 
 @njit(cache=True, inline="always")
-def _play_pair(scratch: Scratch, p: Params, table: np.ndarray, seed: np.uint64, unit: int, other_unit: int, r: int,
-               dealer: int, other_dealer: int, out: Out, u: int, v: int) -> None:  # fmt: skip
-    """Round ``r`` of ``unit`` (by ``dealer``, see ``round_dealer``) and of ``other_unit`` dealt at once
-    (``state.deal_pair``), played by random bots (``builtin.run_pair``) and recorded at rows ``u`` and ``v``."""
-    s, lane, _ = scratch
-    deal_pair(s, lane, p, seed, unit, other_unit, r, dealer, other_dealer)
+def _play_pair(scratch: Scratch, p: Params, table: np.ndarray, r: int, out: Out, u: int, v: int) -> None:
+    """Round ``r`` of the two dealt rounds played by random bots (``builtin.run_pair``) and recorded at rows ``u``
+    and ``v``."""
+    s, lane, _, _ = scratch
     builtin.run_pair(s, lane, builtin.Seats(table, np.int64(0), builtin.game_data(p)))
     _record(out, u, r, s.slots, s.bids, s.won, p)
     _record(out, v, r, lane.slots, lane.bids, lane.won, p)
+
+
+@njit(cache=True, _nrt=False)
+def _redeal_pair(scratch: Scratch, fixed_trump: int) -> None:
+    """``redeal`` of ``random_block``'s two rounds for the seatings after the first: a call, as it is rare (inlined
+    into the work item, it costs its cold compile)."""
+    s, lane, streams, lane_streams = scratch
+    for state, kept in ((s, streams), (lane, lane_streams)):  # one copy of ``redeal`` to compile
+        redeal(state.slots, state.hands, state.dealt, state.bids, state.won, state.rng, kept, fixed_trump)
 
 
 @njit(cache=True, inline="always")
