@@ -213,10 +213,11 @@ def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
 @njit(cache=True, _nrt=False)
 def _redeal_pair(scratch: Scratch, p: Params) -> None:
     """``redeal`` of ``random_block``'s two deals for the seatings after the first: a call, as it is rare (inlined
-    into the work item, it costs its cold compile)."""
+    into the work item, it costs its cold compile). Two calls of ``redeal``, not a loop over the pair: the smaller
+    function LLVM inlines into the work item, where it cost Oh Hell's random rounds 4% (docs/performance.md)."""
     s, lane, _, _, streams, lane_streams = scratch
-    for state, kept in ((s, streams), (lane, lane_streams)):  # one copy of ``redeal`` to compile
-        redeal(state, p, kept)
+    redeal(s, p, streams)
+    redeal(lane, p, lane_streams)
 
 
 @njit(cache=True, inline="always")

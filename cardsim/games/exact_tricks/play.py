@@ -214,10 +214,11 @@ def _play_pair(scratch: Scratch, p: Params, table: np.ndarray, r: int, out: Out,
 @njit(cache=True, _nrt=False)
 def _redeal_pair(scratch: Scratch, fixed_trump: int) -> None:
     """``redeal`` of ``random_block``'s two rounds for the seatings after the first: a call, as it is rare (inlined
-    into the work item, it costs its cold compile)."""
+    into the work item, it costs its cold compile). Two calls of ``redeal``, not a loop over the pair: the smaller
+    function LLVM inlines into the work item, where it cost Oh Hell's random rounds 4% (docs/performance.md)."""
     s, lane, streams, lane_streams = scratch
-    for state, kept in ((s, streams), (lane, lane_streams)):  # one copy of ``redeal`` to compile
-        redeal(state.slots, state.hands, state.dealt, state.bids, state.won, state.rng, kept, fixed_trump)
+    redeal(s.slots, s.hands, s.dealt, s.bids, s.won, s.rng, streams, fixed_trump)
+    redeal(lane.slots, lane.hands, lane.dealt, lane.bids, lane.won, lane.rng, lane_streams, fixed_trump)
 
 
 @njit(cache=True, inline="always")
