@@ -143,10 +143,9 @@ def test_strong_lineups_keep_a_kernel_call_per_seating(monkeypatch):
 
 @pytest.mark.parametrize("game", ["differenzler", "wizard", "ohhell", "callpartner"])
 def test_random_lineups_play_through_their_own_work_item(game, monkeypatch):
-    """``Game.work_item``: random bots only take the game's ``random_block`` (single rounds and whole games, in
-    pairs; whole games its ``random_games_block`` where it has one) unless checked: ``--check`` takes
-    ``builtin_block``, as any other lineup of built-in bots does. (The digests cannot see a wrong choice: every work
-    item plays the same rounds.)"""
+    """``Game.work_item``: random bots only take the game's ``random_block`` (single rounds, in pairs; whole games
+    its ``random_games_block``) unless checked: ``--check`` takes ``builtin_block``, as any other lineup of built-in
+    bots does. (The digests cannot see a wrong choice: every work item plays the same rounds.)"""
     seats = get_game(game).seats()
     front, _, (random_lineup, *_) = seatings(game, ",".join(["random"] * seats))
     _, _, (mixed, *_) = seatings(game, ",".join(["heuristic"] + ["random"] * (seats - 1)))
@@ -157,7 +156,7 @@ def test_random_lineups_play_through_their_own_work_item(game, monkeypatch):
         return getattr(block, "__func__", block)
 
     assert chosen(random_lineup.table, False) is play.random_block
-    assert chosen(random_lineup.table, False, True) is getattr(play, "random_games_block", play.random_block)
+    assert chosen(random_lineup.table, False, True) is play.random_games_block
     assert chosen(random_lineup.table, True) is chosen(random_lineup.table, True, True) is play.builtin_block
     assert chosen(mixed.table, False) is chosen(mixed.table, False, True) is play.builtin_block
     asked = []  # and the batches say what they play

@@ -29,8 +29,8 @@ class BatchPart:
     play_module: ClassVar[Any] = Required("the game's cardsim/games/<game>/play.py (simulate_games, the batch kernel)")
     play_blocks: ClassVar[tuple] = Required(
         "the batch kernel's work items: for built-in bots only, and with a strong or numba bot")
-    random_block: ClassVar[Any] = None  # the work item for random bots' unchecked units, in pairs, if the game has one
-    random_games_block: ClassVar[Any] = None  # the same for whole games where it has one of its own (else random_block)
+    random_block: ClassVar[Any] = None  # the work item for random bots' unchecked single rounds, in pairs, if any
+    random_games_block: ClassVar[Any] = None  # and for their whole games (a game with one has the other)
 
     @required
     def batch(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool, **options: Any
@@ -125,10 +125,10 @@ class BatchPart:
     def work_item(self, table: np.ndarray, asking: bool, checked: bool, games: bool) -> Any:
         """The work item that plays a lineup's units (``simulate``): ``play_blocks[asking]`` (asking: a strong or
         numba bot), or ``random_block`` where the game has one, ``table`` seats random bots only and the units are
-        not ``checked`` (the pairs check nothing: ``--check`` takes ``play_blocks``); for ``games``, its
-        ``random_games_block`` if it has one of its own."""
+        not ``checked`` (the pairs check nothing: ``--check`` takes ``play_blocks``); ``random_games_block`` for
+        ``games``."""
         if self.random_block is not None and not checked and (table[:, 0] == self.builtin_bots["random"]).all():
-            return self.random_games_block if games and self.random_games_block is not None else self.random_block
+            return self.random_games_block if games else self.random_block
         return self.play_blocks[asking]
 
     def scratch(self, params: Any) -> tuple:

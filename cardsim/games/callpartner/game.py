@@ -86,7 +86,8 @@ class CallPartner(Game):
     state_module = sm
     play_module = play
     play_blocks = (play.builtin_block, play.asking_block)
-    random_block = play.random_block  # random lineups' single deals and games, in pairs
+    random_block = play.random_block  # random lineups' single deals, in pairs
+    random_games_block = play.random_games_block  # and their games
     builtin_module = builtin
     strong_module = strong
     state_type = sm.State

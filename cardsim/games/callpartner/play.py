@@ -165,15 +165,44 @@ def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, str
 @njit(cache=True, _nrt=False)
 def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
                  checks: None, out: Out) -> None:  # fmt: skip
-    """``builtin_block`` for unchecked units of random bots only (``Game.random_block``): two games (or single
-    deals) at a time, each deal of both played trick by trick in turn (``builtin.run_pair``): a deal is one chain
-    of dependent steps, and two chains keep the CPU busier than one. A game over while the other plays on, and an
-    odd last unit, is played beside a copy of the other's deal (the same deal: the same results, recorded once).
-    Single deals in several seatings: dealt once, as in ``builtin_block``."""
-    s, lane, totals, lane_totals, streams, lane_streams = scratch
-    players = p.players
+    """``builtin_block`` for unchecked single deals of random bots only (``Game.random_block``): two at a time,
+    played trick by trick in turn (``builtin.run_pair``): a deal is one chain of dependent steps, and two chains
+    keep the CPU busier than one. An odd last unit is played beside a copy of itself (the same deal: the same
+    results). Dealt once for every seating, as in ``builtin_block``. Whole games: ``random_games_block``."""
+    s, lane, totals, _, streams, lane_streams = scratch  # totals: not read for single deals
+    seed, start, players = work.seed, work.start, p.players
     seatings = bots.shape[0] // players
-    once = seatings > 1 and not work.games  # single deals: dealt once for every seating
+    once = seatings > 1
+    count = out.played.shape[0] // seatings
+    first, end = _units(work, count)
+    zero, drawn = np.int64(0), np.int64(-1)  # deal 0, its dealer drawn (not literals: a kernel per literal)
+    for g in range(first, end, 2):
+        h = g + 1 if g + 1 < end else g
+        for seating in range(seatings):
+            table, u, v = bots[seating * players : (seating + 1) * players], seating * count + g, seating * count + h
+            if seating > 0:  # the same two deals again
+                _redeal_pair(scratch, p)
+            else:
+                deal_inline(s, p, seed, start + g, zero, drawn, NO_SEAT)
+                deal_inline(lane, p, seed, start + h, zero, drawn, NO_SEAT)
+                if once:
+                    copy_rows(streams, s.rng, players + 1)
+                    copy_rows(lane_streams, lane.rng, players + 1)
+            builtin.run_pair(s, lane, p, table)
+            _record(out, u, zero, s.slots, s.points, s.scores, totals)
+            _record(out, v, zero, lane.slots, lane.points, lane.scores, totals)
+            out.played[u], out.played[v] = 1, 1
+
+
+@njit(cache=True, _nrt=False)
+def random_games_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
+                       checks: None, out: Out) -> None:  # fmt: skip
+    """``random_block`` for whole games (``Game.random_games_block``): two games at a time, deal d of each beside
+    deal d of the other. A game over while the other plays on, and an odd last unit, is played beside a copy of the
+    other's deal (the same deal: the same results, recorded once)."""
+    s, lane, totals, lane_totals, _, _ = scratch
+    seed, start, players = work.seed, work.start, p.players
+    seatings = bots.shape[0] // players
     count = out.played.shape[0] // seatings
     first, end = _units(work, count)
     for g in range(first, end, 2):
@@ -184,22 +213,15 @@ def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
                 totals[seat], lane_totals[seat] = 0, 0
             d = np.int64(0)
             while True:
-                on = d == 0 or (work.games and not game_over(totals, players, d, p.target, p.max_deals))
-                lane_on = d == 0 or (work.games and not game_over(lane_totals, players, d, p.target, p.max_deals))
+                on = d == 0 or not game_over(totals, players, d, p.target, p.max_deals)
+                lane_on = d == 0 or not game_over(lane_totals, players, d, p.target, p.max_deals)
                 if not (on or lane_on):
                     break
                 unit, row = (g, u) if on else (h, v)  # what each lane plays: a unit and its row of ``out``
                 lane_unit, lane_row = (h, v) if lane_on else (g, u)
-                if seating > 0 and once:  # the same two deals again
-                    _redeal_pair(scratch, p)
-                else:
-                    seed, start = work.seed, work.start
-                    deal_inline(s, p, seed, start + unit, d, round_dealer(out.dealers[row, 0], d, players), NO_SEAT)
-                    deal_inline(lane, p, seed, start + lane_unit, d, round_dealer(out.dealers[lane_row, 0], d,
-                                                                                   players), NO_SEAT)  # fmt: skip
-                    if once:
-                        copy_rows(streams, s.rng, players + 1)
-                        copy_rows(lane_streams, lane.rng, players + 1)
+                deal_inline(s, p, seed, start + unit, d, round_dealer(out.dealers[row, 0], d, players), NO_SEAT)
+                deal_inline(lane, p, seed, start + lane_unit, d, round_dealer(out.dealers[lane_row, 0], d, players),
+                            NO_SEAT)  # fmt: skip
                 builtin.run_pair(s, lane, p, table)
                 if on:
                     _record(out, u, d, s.slots, s.points, s.scores, totals)

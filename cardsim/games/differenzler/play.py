@@ -140,15 +140,44 @@ def builtin_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, str
 @njit(cache=True, _nrt=False)
 def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
                  checks: None, out: Out) -> None:  # fmt: skip
-    """``builtin_block`` for unchecked units of random bots only (``Game.random_block``): two games (or single
-    rounds) at a time, each round of both played card by card in turn (``builtin.run_pair``): a round is one chain
-    of dependent steps, and two chains keep the CPU busier than one. A game that is over while the other plays a
-    tie-break, and an odd last unit, is played beside a copy of the other's round (the same round: the same
-    results, recorded once). Single rounds in several seatings: dealt once, as in ``builtin_block``."""
-    seed, start, games, block = work
-    s, lane, totals, lane_totals, penalties, streams, lane_streams = scratch
+    """``builtin_block`` for unchecked single rounds of random bots only (``Game.random_block``): two at a time,
+    played card by card in turn (``builtin.run_pair``): a round is one chain of dependent steps, and two chains keep
+    the CPU busier than one. An odd last unit is played beside a copy of itself (the same round: the same results).
+    Dealt once for every seating, as in ``builtin_block``. Whole games: ``random_games_block``."""
+    seed, start, _, block = work
+    s, lane, totals, _, penalties, streams, lane_streams = scratch  # totals: not read for single rounds
     seatings = bots.shape[0] // PLAYERS
-    once = seatings > 1 and not games  # single rounds: dealt once for every seating
+    once = seatings > 1
+    count = out.rounds_played.shape[0] // seatings
+    end = min(count, (block + 1) * BLOCK)
+    zero, drawn = np.int64(0), np.int64(-1)  # round 0, its First Hand drawn (not literals: a kernel per literal)
+    for g in range(block * BLOCK, end, 2):
+        h = g + 1 if g + 1 < end else g
+        for seating in range(seatings):
+            table, u, v = bots[seating * PLAYERS : (seating + 1) * PLAYERS], seating * count + g, seating * count + h
+            if seating > 0:  # the same two rounds again
+                _redeal_pair(scratch)
+            else:
+                deal_arrays(s.slots, s.hands, s.dealt, s.points, s.rng, seed, start + g, zero, drawn)
+                deal_arrays(lane.slots, lane.hands, lane.dealt, lane.points, lane.rng, seed, start + h, zero, drawn)
+                if once:
+                    copy_rows(streams, s.rng, s.rng.shape[0])
+                    copy_rows(lane_streams, lane.rng, lane.rng.shape[0])
+            builtin.run_pair(s, lane, table)
+            _record(out, u, zero, s.slots, s.predictions, s.points, s.history, penalties, totals, p)
+            _record(out, v, zero, lane.slots, lane.predictions, lane.points, lane.history, penalties, totals, p)
+            out.rounds_played[u], out.rounds_played[v] = 1, 1
+
+
+@njit(cache=True, _nrt=False)
+def random_games_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, strong_bots: None, users: None,
+                       checks: None, out: Out) -> None:  # fmt: skip
+    """``random_block`` for whole games (``Game.random_games_block``): two games at a time, round r of each beside
+    round r of the other. A game that is over while the other plays a tie-break, and an odd last unit, is played
+    beside a copy of the other's round (the same round: the same results, recorded once)."""
+    seed, start, _, block = work
+    s, lane, totals, lane_totals, penalties, _, _ = scratch
+    seatings = bots.shape[0] // PLAYERS
     count = out.rounds_played.shape[0] // seatings
     end = min(count, (block + 1) * BLOCK)
     for g in range(block * BLOCK, end, 2):
@@ -159,22 +188,16 @@ def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
                 totals[seat], lane_totals[seat] = 0, 0
             r = np.int64(0)
             while True:
-                on = r == 0 or (games and not game_over(totals, r, p.game_rounds, p.max_tiebreak_rounds))
-                lane_on = r == 0 or (games and not game_over(lane_totals, r, p.game_rounds, p.max_tiebreak_rounds))
+                on = r == 0 or not game_over(totals, r, p.game_rounds, p.max_tiebreak_rounds)
+                lane_on = r == 0 or not game_over(lane_totals, r, p.game_rounds, p.max_tiebreak_rounds)
                 if not (on or lane_on):
                     break
                 unit, row = (g, u) if on else (h, v)  # what each lane plays: a unit and its row of ``out``
                 lane_unit, lane_row = (h, v) if lane_on else (g, u)
-                if seating > 0 and once:  # the same two rounds again
-                    _redeal_pair(scratch)
-                else:
-                    deal_arrays(s.slots, s.hands, s.dealt, s.points, s.rng, seed, start + unit, r,
-                                round_dealer(out.first_hands[row, 0], r, PLAYERS))  # fmt: skip
-                    deal_arrays(lane.slots, lane.hands, lane.dealt, lane.points, lane.rng, seed, start + lane_unit, r,
-                                round_dealer(out.first_hands[lane_row, 0], r, PLAYERS))  # fmt: skip
-                    if once:
-                        copy_rows(streams, s.rng, s.rng.shape[0])
-                        copy_rows(lane_streams, lane.rng, lane.rng.shape[0])
+                deal_arrays(s.slots, s.hands, s.dealt, s.points, s.rng, seed, start + unit, r,
+                            round_dealer(out.first_hands[row, 0], r, PLAYERS))  # fmt: skip
+                deal_arrays(lane.slots, lane.hands, lane.dealt, lane.points, lane.rng, seed, start + lane_unit, r,
+                            round_dealer(out.first_hands[lane_row, 0], r, PLAYERS))  # fmt: skip
                 builtin.run_pair(s, lane, table)
                 if on:
                     _record(out, u, r, s.slots, s.predictions, s.points, s.history, penalties, totals, p)

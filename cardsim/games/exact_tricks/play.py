@@ -165,7 +165,7 @@ def random_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray, stro
     count = out.dealers.shape[0] // seatings
     once = seatings > 1
     end = min(count, (block + 1) * BLOCK)
-    zero, drawn = np.int64(0), np.int64(-1)  # round 0, its dealer drawn (not literals: see ``run``)
+    zero, drawn = np.int64(0), np.int64(-1)  # round 0, its dealer drawn (not literals: a kernel per literal)
     for g in range(block * BLOCK, end, 2):
         h = g + 1 if g + 1 < end else g
         for seating in range(seatings):
