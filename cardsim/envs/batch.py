@@ -8,7 +8,7 @@ with one numba kernel, numpy arrays in and out; ``BatchVectorEnv`` (``BatchEnv.a
 
 **The kernel.** Each table is one round of the game's state machine, a ``State`` whose arrays are row ``i`` of
 arrays stacked once for all tables (``stack``: a State whose arrays have the tables as their first axis). One
-kernel (``_step``, ``prange`` over the tables) is written over the state machine's functions by name
+kernel (``_step``, ``prange`` over blocks of tables) is written over the state machine's functions by name
 (``cardsim.games.generic``: ``deal``, ``to_move``, ``decision``, ``apply``, ``act``, ``scores``,
 ``legal_actions``, ``observe_into``, ``encode``, ``action_code``), so every game of the registry gets it from this
 code.
@@ -79,6 +79,7 @@ from cardsim.rng import GOLDEN_GAMMA, below, check_seed, round_key, splitmix64
 ROUND_STEPS = 256  # the most actions of a round a table keeps (every game's rounds take far fewer)
 SAMPLE_STREAM = 1 << 16  # sample_legal's stream of the round key (seed, table, step): beyond every round's streams
 MAX_TABLES = 1 << 24
+TABLES = 32  # tables a work item of ``_step`` steps
 VIEW_SPACING = 8  # a thread's view State is row thread * 8 of the stacked views: two threads never write one cache line
 # The columns of the tables' book (int64[n, BOOK]): the current round's number k at the table, its actions so far
 # and their slot (0 or 1) in ``codes``; the last finished round's index (-1: none yet) and its number of actions;
@@ -250,9 +251,22 @@ def _table(stack: Any, views: Any, p: Any, i: int, action: int, seed: np.uint64,
 @njit(parallel=True, nogil=True, cache=True)
 def _step(stack: Any, views: Any, p: Any, actions: np.ndarray, seed: np.uint64, strong_bots: Any, setup: Setup,
           buf: Buffers) -> None:  # fmt: skip
-    """Every table's step in parallel (``_table``; ``actions`` -1: deal the table its next round)."""
-    for i in prange(actions.shape[0]):
-        _table(stack, views, p, np.int64(i), actions[i], seed, strong_bots, setup, buf)
+    """Every table's step in parallel, ``TABLES`` tables a work item (``_tables``; ``actions`` -1: deal the table
+    its next round)."""
+    n = actions.shape[0]
+    for block in prange((n + TABLES - 1) // TABLES):
+        _tables(stack, views, p, np.int64(block * TABLES), min(n, (block + 1) * TABLES), actions, seed, strong_bots,
+                setup, buf)  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def _tables(stack: Any, views: Any, p: Any, first: int, end: int, actions: np.ndarray, seed: np.uint64,
+            strong_bots: Any, setup: Setup, buf: Buffers) -> None:  # fmt: skip
+    """The steps of tables ``first .. end - 1`` (``_table``): a call of the parallel loop's body counts a reference
+    to each array it passes on (atomic updates), so it passes them once for ``TABLES`` tables, not once a table
+    (agent steps 1.04x on one thread, 1.02x on two, and a cold compile 1 s shorter; docs/performance.md)."""
+    for i in range(first, end):
+        _table(stack, views, p, i, actions[i], seed, strong_bots, setup, buf)
 
 
 @njit(cache=True)
