@@ -648,7 +648,7 @@ def run_contract(s: State, p: Params, bots: np.ndarray, stops: int, passer: int,
             continue
         if random_lineup:
             action = random_contract_action(slots, hands, rng, p, seat)
-        else:  # the cards: the trick loops of ``run_inline`` and ``run_pair``
+        else:  # the contract's other decisions (the cards are ``play_tricks``' and ``random_tricks``')
             action = contract_action(int(bots[seat, 0]), slots, hands, rng, p, seat)
         if not contract_step(slots, hands, scores, auction, p, action):
             raise BotFailure("callpartner: a built-in bot chose an illegal action")
