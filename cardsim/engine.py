@@ -159,7 +159,7 @@ def simulate(
             if bar:
                 bar.update(count)
         if writer:
-            writer.close()
+            writer.finish()
     finally:
         announce.close()
         if bar:

@@ -120,15 +120,17 @@ class Encoder(_Appender):
 
 
 class Writer(_Appender):
-    """The Parquet file ``path``, written through the temporary file ``path.partial``: the file appears only when
-    complete (``close``); ``abort`` removes the temporary file."""
+    """The Parquet file ``path``, written through the temporary file ``tmp`` (default ``path.partial``): the file
+    appears only when complete (``finish``); ``abort`` removes the temporary file. The runner writes its chunks
+    so too: an ``Encoder``'s buffer, grown to a chunk's 17 MB, faulted in fresh pages for every chunk (system time
+    0.24-0.88 s per 10M rounds, 0.20-0.35 s straight to the file)."""
 
-    def __init__(self, path: str | os.PathLike) -> None:
+    def __init__(self, path: str | os.PathLike, tmp: str | os.PathLike | None = None) -> None:
         self.path = Path(path)
-        self.tmp = self.path.with_name(self.path.name + ".partial")
+        self.tmp = Path(tmp) if tmp is not None else self.path.with_name(self.path.name + ".partial")
         super().__init__(str(self.tmp))
 
-    def close(self) -> None:
+    def finish(self) -> None:
         if self.writer is not None:
             self.writer.close()
             self.writer = None

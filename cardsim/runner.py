@@ -26,6 +26,7 @@ import contextlib
 import dataclasses
 import hashlib
 import json
+import mmap
 import os
 import sys
 import threading
@@ -68,6 +69,7 @@ PYTHON_BOT_UNITS_PER_CHUNK = 64
 STRONG_BOT_UNITS_PER_CHUNK = 1024
 WORKER_CHECK_S = 5.0  # while no chunk arrives, look this often whether the Dask cluster still has a worker
 NO_WORKER_TIMEOUT_S = 120.0  # and give up after this long without one (every worker died, none came back)
+WRITERS = 2  # chunks written at once, each on a thread of its own, while the kernel plays on
 PARALLEL_CHUNK = 4  # kernel work items a thread takes at a time: threads sharing a core with the writer fall behind
 _KERNEL_LOCK = threading.Lock()  # one batch kernel at a time per process (numba's thread pool is not reentrant)
 
@@ -205,14 +207,15 @@ def play_rotations(exp: Experiment, index: int, check: bool = False, guard: Guar
 class ChunkRows:
     """A chunk's tidy rows (``cardsim.rows``: one row per round, rotation and seat) as Parquet, one rotation's
     batch at a time (``add``, in rotation order: the runner's writer encodes them while the kernel plays on),
-    and its statistics (``finish``)."""
+    and its statistics (``finish``). The Parquet goes into memory, or into the file of ``sink``
+    (``ResultsFolder.rows_writer``)."""
 
-    def __init__(self, exp: Experiment, seed: int | str | None = None) -> None:
+    def __init__(self, exp: Experiment, seed: int | str | None = None, sink: rows.Writer | None = None) -> None:
         self.exp, self.front = exp, get_game(exp.game)
         self.seed = exp.seed if seed is None else seed  # a sealed run's rows hold its commitment
         self.names = list(dict.fromkeys(exp.bots))
         self.tally = RotationTally(self.front, exp.bots)
-        self.encoder = rows.Encoder()
+        self.encoder = sink if sink is not None else rows.Encoder()
 
     def add(self, batch: Batch) -> None:
         rotation = self.tally.added
@@ -220,8 +223,9 @@ class ChunkRows:
                                       rotated(self.exp.bots, rotation), names=self.names, rotation=rotation))
         self.tally.add(batch)
 
-    def finish(self) -> tuple[memoryview, DealStats]:
-        """The Parquet bytes and the statistics of the chunk, once every rotation was added."""
+    def finish(self) -> tuple[memoryview | None, DealStats]:
+        """The Parquet bytes (None: they are in the sink's file) and the statistics of the chunk, once every
+        rotation was added."""
         assert self.tally.added == self.exp.rotations, "a rotation is missing"
         return self.encoder.finish(), self.tally.stats()
 
@@ -260,6 +264,11 @@ class ResultsFolder:
 
     def sidecar(self, index: int) -> Path:
         return self.checks_dir / f"chunk-{index:06d}.json"
+
+    def rows_writer(self, index: int) -> rows.Writer:
+        """The writer of a chunk's Parquet file, through a hidden temporary file (which ``finished`` removes when a
+        run stopped half-way through it); ``seal`` then marks the chunk complete."""
+        return rows.Writer(self.parquet(index), _partial(self.parquet(index)))
 
     def make_dirs(self) -> None:
         for folder in (self.rows_dir, self.checks_dir):
@@ -380,18 +389,23 @@ class ResultsFolder:
             raise ValueError("its sidecar fails its checksum")
         if (record["start"], record["count"]) != exp.chunk_range(index):
             raise ValueError("its sidecar describes other deals")
-        data = self.parquet(index).read_bytes()
-        if len(data) != record["bytes"] or _digest(data) != record["digest"]:
-            raise ValueError(f"{self.parquet(index).name} is truncated or altered (digest mismatch)")
+        parquet = self.parquet(index)
+        if parquet.stat().st_size != record["bytes"] or _file_digest(parquet) != record["digest"]:
+            raise ValueError(f"{parquet.name} is truncated or altered (digest mismatch)")
         return DealStats.from_json(record["stats"])
 
     def store(self, exp: Experiment, index: int, data: bytes | memoryview, stats: DealStats) -> None:
-        """Write a chunk: the Parquet file, then the sidecar that marks it complete."""
-        start, count = exp.chunk_range(index)
-        body = {"chunk": index, "start": start, "count": count, "bytes": len(data), "digest": _digest(data),
-                "stats": stats.to_json()}  # fmt: skip
-        record = {**body, "check": _digest(json.dumps(body, sort_keys=True).encode())}
+        """Write a chunk from its Parquet bytes (a Dask worker's, a saved table's), then seal it."""
         _write_atomic(self.parquet(index), data)
+        self.seal(exp, index, stats)
+
+    def seal(self, exp: Experiment, index: int, stats: DealStats) -> None:
+        """Mark a chunk complete once its Parquet file is in place: the sidecar, with the file's size and digest."""
+        start, count = exp.chunk_range(index)
+        parquet = self.parquet(index)
+        body = {"chunk": index, "start": start, "count": count, "bytes": parquet.stat().st_size,
+                "digest": _file_digest(parquet), "stats": stats.to_json()}  # fmt: skip
+        record = {**body, "check": _digest(json.dumps(body, sort_keys=True).encode())}
         _write_atomic(self.sidecar(index), json.dumps(record).encode())
 
 
@@ -400,10 +414,24 @@ def _digest(data: bytes | memoryview) -> str:
     return f"{zlib.crc32(data):08x}-{len(data)}"
 
 
+def _file_digest(path: Path) -> str:
+    """``_digest`` of a file's bytes, read through a memory map (no copy of a chunk's 10-70 MB)."""
+    with open(path, "rb") as file:
+        if os.fstat(file.fileno()).st_size == 0:
+            return _digest(b"")
+        with mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            return _digest(data)
+
+
+def _partial(path: Path) -> Path:
+    """The hidden temporary file through which ``path`` is written."""
+    return path.with_name(f".{path.name}.partial")
+
+
 def _write_atomic(path: Path, data: bytes | memoryview) -> None:
     """Write ``data`` to ``path`` through a hidden temporary file, so ``path`` is never seen half-written.
     (No fsync: a file torn by a crash fails its digest and is computed again.)"""
-    tmp = path.with_name(f".{path.name}.partial")
+    tmp = _partial(path)
     tmp.write_bytes(data)
     os.replace(tmp, path)
 
@@ -554,31 +582,47 @@ def _run_missing(exp: Experiment, folder: ResultsFolder, threads: int, cluster, 
 
 def _run_local(exp: Experiment, folder: ResultsFolder, todo: list[int], threads: int, record, played,
                check: bool, guard: GuardedRun | None = None) -> None:  # fmt: skip
-    """Simulate chunk by chunk on all cores; each rotation of a chunk is encoded in the background while the kernel
-    plays on (the next chunk; with a strong bot, the next rotation), and each finished chunk written there too.
-    ``played(rounds)`` moves the progress bar after each rotation of a chunk (None: no bar)."""
+    """Simulate chunk by chunk on all cores. Each rotation of a chunk is encoded straight into its file in the
+    background while the kernel plays on (the next chunk; with a strong bot, the next rotation), and the chunk
+    sealed there too: ``WRITERS`` threads take the chunks in turn, so that the last chunks' rows do not wait for
+    one thread while the other cores idle. ``played(rounds)`` moves the progress bar after each rotation of a
+    chunk (None: no bar)."""
     numba.set_num_threads(threads)
 
-    def store(index: int, chunk: ChunkRows, added: list) -> tuple[int, DealStats]:
-        for rotation in added:  # a rotation that failed to encode fails its chunk
-            rotation.result()
-        data, stats = chunk.finish()
-        folder.store(exp, index, data, stats)
+    def seal(index: int, chunk: ChunkRows, added: list) -> tuple[int, DealStats]:
+        try:
+            for rotation in added:  # a rotation that failed to encode fails its chunk
+                rotation.result()
+            _, stats = chunk.finish()
+        except BaseException:
+            chunk.encoder.abort()
+            raise
+        folder.seal(exp, index, stats)
         return index, stats
 
-    with ThreadPoolExecutor(max_workers=1) as writer:  # encodes each rotation while the kernel plays on
-        pending = None
-        for index in todo:
-            chunk, added = ChunkRows(exp, guard.seed_column if guard is not None else None), []
-            for batch in play_rotations(exp, index, check, guard):
-                added.append(writer.submit(chunk.add, batch))
-                if played:
-                    played(len(batch.played))
-            if pending is not None:
-                record(*pending.result(), counted=played is not None)
-            pending = writer.submit(store, index, chunk, added)
-        if pending is not None:
+    lanes = [ThreadPoolExecutor(max_workers=1) for _ in range(WRITERS)]  # one lane keeps a chunk's rotations in order
+    sealing: list = []  # the chunks being written, oldest first
+    try:
+        for k, index in enumerate(todo):
+            lane = lanes[k % WRITERS]
+            seed = guard.seed_column if guard is not None else None
+            chunk, added = ChunkRows(exp, seed, folder.rows_writer(index)), []
+            try:
+                for batch in play_rotations(exp, index, check, guard):
+                    added.append(lane.submit(chunk.add, batch))
+                    if played:
+                        played(len(batch.played))
+            except BaseException:  # a bot's error: the rotations written so far go, with their temporary file
+                lane.submit(chunk.encoder.abort)
+                raise
+            sealing.append(lane.submit(seal, index, chunk, added))
+            if len(sealing) > WRITERS:  # at most WRITERS chunks wait for their writer: the memory stays bounded
+                record(*sealing.pop(0).result(), counted=played is not None)
+        for pending in sealing:
             record(*pending.result(), counted=played is not None)
+    finally:
+        for lane in lanes:  # the chunks already played are written, also after an error or an interruption
+            lane.shutdown()
 
 
 @contextmanager

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import subprocess
@@ -138,26 +139,50 @@ def test_same_files_whatever_the_threads(reference, tmp_path):
 def test_resume_after_an_interruption_equals_an_uninterrupted_run(reference, monkeypatch, tmp_path):
     folder, outcome = reference
     target = tmp_path
-    real_store, calls = runner.ResultsFolder.store, []
+    real_seal, number, sealed = runner.ResultsFolder.seal, itertools.count(1), []
 
-    def store_then_interrupt(self, *args):
-        calls.append(1)
-        if len(calls) == 3:
-            raise KeyboardInterrupt  # Ctrl-C while the third chunk is being written
-        real_store(self, *args)
+    def seal_then_interrupt(self, exp, index, stats):
+        if next(number) == 3:
+            raise KeyboardInterrupt  # Ctrl-C as the third chunk's file is done, before its sidecar
+        real_seal(self, exp, index, stats)
+        sealed.append(index)
 
-    monkeypatch.setattr(runner.ResultsFolder, "store", store_then_interrupt)
+    monkeypatch.setattr(runner.ResultsFolder, "seal", seal_then_interrupt)
     with pytest.raises(KeyboardInterrupt):
         runner.run(small(), target, progress=False)
-    monkeypatch.setattr(runner.ResultsFolder, "store", real_store)
-    assert len(chunk_bytes(target)) == 2 * 2  # two chunks were finished and kept
+    monkeypatch.setattr(runner.ResultsFolder, "seal", real_seal)
+    # the chunks already played are still written (the writers take two chunks at a time): all but the third
+    assert len(sealed) == 3 and sorted(p.name for p in (target / "checks").glob("*")) == [
+        f"chunk-{i:06d}.json" for i in sorted(sealed)
+    ]
+    assert len(list((target / "rows").glob("*.parquet"))) == 4  # the interrupted chunk's rows, without a sidecar
     (target / "rows" / ".chunk-000002.parquet.partial").write_bytes(b"half a file")  # a killed writer's leftover
     resumed = runner.run(small(), target, resume=True, progress=False)
-    assert resumed.computed == 2
+    assert resumed.computed == 1
     assert chunk_bytes(target) == chunk_bytes(folder)
     pd.testing.assert_frame_equal(resumed.standings.bots, outcome.standings.bots)
     pd.testing.assert_frame_equal(resumed.standings.pairs, outcome.standings.pairs)
     assert runner.run(small(), target, resume=True, progress=False).computed == 0
+
+
+def test_a_chunk_that_fails_to_encode_leaves_no_partial_file(reference, monkeypatch, tmp_path):
+    """The writers encode each chunk straight into a hidden temporary file: a rotation that fails (here: a full
+    disk) removes it, the error reaches the caller, and a resumed run writes the same files as the reference."""
+    folder, _ = reference
+    real_add, number = runner.ChunkRows.add, itertools.count(1)
+
+    def add_or_fail(self, batch):
+        if next(number) == 6:  # the second chunk's second rotation
+            raise OSError(28, "No space left on device")
+        real_add(self, batch)
+
+    monkeypatch.setattr(runner.ChunkRows, "add", add_or_fail)
+    with pytest.raises(OSError, match="No space left"):
+        runner.run(small(), tmp_path, progress=False)
+    monkeypatch.setattr(runner.ChunkRows, "add", real_add)
+    assert not list((tmp_path / "rows").glob(".*.partial"))
+    assert runner.run(small(), tmp_path, resume=True, progress=False).computed < 4
+    assert chunk_bytes(tmp_path) == chunk_bytes(folder)
 
 
 @pytest.mark.parametrize("damage", ["truncate", "flip", "sidecar", "garbage", "orphan"])
