@@ -107,6 +107,21 @@ def test_a_game_class_that_lacks_part_of_the_contract_fails_when_it_is_defined()
     assert Again().name == "wizard" and Family.requirements() == Game.requirements()
 
 
+def test_a_game_with_random_pairs_for_single_rounds_has_them_for_games_too():
+    """``BatchPart.__init_subclass__``: ``random_block`` without ``random_games_block`` (or the other way) fails
+    when the class is defined, not at the first random run of whole games."""
+    wizard = type(get_game("wizard"))
+    with pytest.raises(TypeError, match="sets one of random_block and random_games_block"):
+
+        class SinglesOnly(wizard):
+            random_games_block = None
+
+    class Neither(wizard):  # the generic loops play both
+        random_block = random_games_block = None
+
+    assert Neither.random_block is None
+
+
 def test_every_game_provides_the_whole_contract():
     from cardsim.front.contract import missing
 

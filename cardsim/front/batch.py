@@ -32,6 +32,13 @@ class BatchPart:
     random_block: ClassVar[Any] = None  # the work item for random bots' unchecked single rounds, in pairs, if any
     random_games_block: ClassVar[Any] = None  # and for their whole games (a game with one has the other)
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if (cls.random_block is None) != (cls.random_games_block is None):  # else a random run fails, not the import
+            raise TypeError(f"the game class {cls.__module__}.{cls.__qualname__} sets one of random_block and "
+                            "random_games_block: a game with the random lineups' single rounds in pairs has their "
+                            "whole games too")  # fmt: skip
+
     @required
     def batch(self, rules: Any, lineup: Lineup, seed: int, start: int, count: int, games: bool, **options: Any
               ) -> Batch:  # fmt: skip
