@@ -17,7 +17,8 @@ again, so an interrupted, killed or damaged run loses only unfinished chunks
 and ends with exactly the result of an uninterrupted one. Chunks are keyed by
 (seed, deal), so they may be computed anywhere, in any order: locally (the
 kernel's numba threads on all cores, with the next chunk simulated while
-the last one is written) or by the workers of a dask.distributed cluster.
+the last two are written, each by a thread of its own) or by the workers of a
+dask.distributed cluster.
 """
 
 from __future__ import annotations
@@ -616,7 +617,7 @@ def _run_local(exp: Experiment, folder: ResultsFolder, todo: list[int], threads:
                 lane.submit(chunk.encoder.abort)
                 raise
             sealing.append(lane.submit(seal, index, chunk, added))
-            if len(sealing) > WRITERS:  # at most WRITERS chunks wait for their writer: the memory stays bounded
+            if len(sealing) > WRITERS:  # WRITERS chunks at most wait while the kernel plays on: bounded memory
                 record(*sealing.pop(0).result(), counted=played is not None)
         for pending in sealing:
             record(*pending.result(), counted=played is not None)
