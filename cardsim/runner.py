@@ -603,10 +603,10 @@ def _run_local(exp: Experiment, folder: ResultsFolder, todo: list[int], threads:
 
     lanes = [ThreadPoolExecutor(max_workers=1) for _ in range(WRITERS)]  # one lane keeps a chunk's rotations in order
     sealing: list = []  # the chunks being written, oldest first
+    seed = guard.seed_column if guard is not None else None  # a sealed run's rows hold its commitment
     try:
         for k, index in enumerate(todo):
             lane = lanes[k % WRITERS]
-            seed = guard.seed_column if guard is not None else None
             chunk, added = ChunkRows(exp, seed, folder.rows_writer(index)), []
             try:
                 for batch in play_rotations(exp, index, check, guard):

@@ -236,7 +236,8 @@ def random_games_block(scratch: Scratch, work: Work, p: Params, bots: np.ndarray
 def _redeal_pair(scratch: Scratch, p: Params) -> None:
     """``redeal`` of ``random_block``'s two deals for the seatings after the first: a call, as it is rare (inlined
     into the work item, it costs its cold compile). Two calls of ``redeal``, not a loop over the pair: the smaller
-    function LLVM inlines into the work item, where it cost Oh Hell's random rounds 4% (docs/performance.md)."""
+    function LLVM inlines into the work item, where it cost random rounds 4% (docs/performance.md, "Redeal in the
+    pairs")."""
     s, lane, _, _, streams, lane_streams = scratch
     redeal(s, p, streams)
     redeal(lane, p, lane_streams)
